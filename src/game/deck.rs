@@ -1,0 +1,64 @@
+//! A shuffled deck: 40 distinct cards in the order they are dealt.
+//!
+//! Invariant: a [`Deck`] is always a permutation of the 40 cards.
+
+use super::card::Card;
+
+/// A permutation of the 40 cards. Index 0..3 is G1's hand, 3..6 G2's, 6..40 the stock from the
+/// top, and index 39 the face-up trump at the bottom of the stock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deck([Card; 40]);
+
+impl Deck {
+    /// The unshuffled deck in the released simulator's order (suit by suit, ranks 1..10).
+    pub fn ordered() -> Deck {
+        let mut cards = [Card::from_id(0).unwrap(); 40];
+        for (i, c) in cards.iter_mut().enumerate() {
+            *c = Card::from_id(i as u8).unwrap();
+        }
+        Deck(cards)
+    }
+
+    /// Build from card ids; `None` unless they are a permutation of 0..40.
+    pub fn from_ids(ids: &[u8]) -> Option<Deck> {
+        if ids.len() != 40 {
+            return None;
+        }
+        let mut seen = 0u64;
+        let mut cards = Deck::ordered().0;
+        for (slot, &id) in cards.iter_mut().zip(ids) {
+            let c = Card::from_id(id)?;
+            if seen & (1 << id) != 0 {
+                return None;
+            }
+            seen |= 1 << id;
+            *slot = c;
+        }
+        Some(Deck(cards))
+    }
+
+    /// Fisher-Yates from the end, as the released simulator does it: with `n = 40`, draw
+    /// `k = next_below(n)`, decrement `n`, swap positions `n` and `k`; repeat while `n > 1`.
+    /// Consumes exactly 39 draws.
+    #[inline]
+    pub fn shuffle_with(&mut self, mut next_below: impl FnMut(u32) -> u32) {
+        let mut n = 40u32;
+        while n > 1 {
+            let k = next_below(n) as usize;
+            n -= 1;
+            self.0.swap(n as usize, k);
+        }
+    }
+
+    /// The cards in deal order.
+    #[inline]
+    pub fn cards(&self) -> &[Card; 40] {
+        &self.0
+    }
+
+    /// The face-up trump card (the last card).
+    #[inline]
+    pub fn face_up(&self) -> Card {
+        self.0[39]
+    }
+}

@@ -1,0 +1,188 @@
+//! One game of two-player Briscola, played exactly as the released simulator plays it.
+//!
+//! Invariant: 20 tricks are played, each of the 40 cards exactly once, the points sum to 120 and
+//! the briscola counts to 10; hands are ordered lists (draws appended, plays removed in place).
+
+use super::card::{Card, Suit};
+use super::deck::Deck;
+use super::trick::leader_wins;
+use crate::policy::{Policy, SeatView};
+
+/// A seat at the table: G1 leads the first trick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Seat {
+    /// First seat.
+    G1,
+    /// Second seat.
+    G2,
+}
+
+/// One trick as the log records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrickRecord {
+    /// 1..=20.
+    pub trick: u8,
+    /// G1's card.
+    pub card_g1: Card,
+    /// G2's card.
+    pub card_g2: Card,
+    /// Who led.
+    pub leader: Seat,
+    /// Who won.
+    pub winner: Seat,
+    /// Points of the two cards.
+    pub points: u8,
+}
+
+/// Receives each trick as it is played.
+pub trait TrickSink {
+    /// Called once per trick, in order.
+    fn trick(&mut self, t: &TrickRecord);
+}
+
+/// A sink that keeps nothing (the bare engine).
+pub struct NoTricks;
+
+impl TrickSink for NoTricks {
+    #[inline]
+    fn trick(&mut self, _: &TrickRecord) {}
+}
+
+impl<F: FnMut(&TrickRecord)> TrickSink for F {
+    #[inline]
+    fn trick(&mut self, t: &TrickRecord) {
+        self(t)
+    }
+}
+
+/// The result of one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    /// Final points of G1 and G2 (sum 120).
+    pub points: [u8; 2],
+    /// Trumps each seat ever held: initial hand plus every draw, face-up card included (sum 10).
+    pub briscole: [u8; 2],
+    /// The trump suit.
+    pub trump: Suit,
+    /// The face-up card.
+    pub face_up: Card,
+    /// Tricks in which each seat played a trump.
+    pub trumps_played: [u8; 2],
+}
+
+impl GameOutcome {
+    /// The winner, or `None` for a 60-60 tie.
+    pub fn winner(&self) -> Option<Seat> {
+        match self.points[0].cmp(&self.points[1]) {
+            std::cmp::Ordering::Greater => Some(Seat::G1),
+            std::cmp::Ordering::Less => Some(Seat::G2),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+}
+
+/// A hand of at most three cards, in arrival order.
+#[derive(Clone, Copy)]
+struct Hand {
+    cards: [Card; 3],
+    len: u8,
+}
+
+impl Hand {
+    #[inline]
+    fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+    #[inline]
+    fn push(&mut self, c: Card) {
+        self.cards[self.len as usize] = c;
+        self.len += 1;
+    }
+    #[inline]
+    fn remove(&mut self, i: usize) -> Card {
+        let c = self.cards[i];
+        let n = self.len as usize;
+        self.cards.copy_within(i + 1..n, i);
+        self.len -= 1;
+        c
+    }
+}
+
+/// Play one game on `deck` with `p1` in seat G1 and `p2` in seat G2, reporting tricks to `sink`.
+///
+/// # Panics
+/// If a policy returns an index outside its hand (a bug in that policy).
+#[inline]
+pub fn play_game<P1, P2, S>(deck: &Deck, p1: &P1, p2: &P2, sink: &mut S) -> GameOutcome
+where
+    P1: Policy + ?Sized,
+    P2: Policy + ?Sized,
+    S: TrickSink + ?Sized,
+{
+    let cards = deck.cards();
+    let face_up = deck.face_up();
+    let trump = face_up.suit();
+    let mut hands = [
+        Hand { cards: [cards[0], cards[1], cards[2]], len: 3 },
+        Hand { cards: [cards[3], cards[4], cards[5]], len: 3 },
+    ];
+    let is_trump = |c: Card| (c.suit() == trump) as u8;
+    let mut briscole = [
+        hands[0].as_slice().iter().map(|&c| is_trump(c)).sum::<u8>(),
+        hands[1].as_slice().iter().map(|&c| is_trump(c)).sum::<u8>(),
+    ];
+    let mut next = 6usize;
+    let mut points = [0u8; 2];
+    let mut trumps_played = [0u8; 2];
+    let mut played: u64 = 0;
+    let mut leader = 0usize;
+    for trick in 1..=20u8 {
+        let follower = 1 - leader;
+        let stock_left = (40 - next) as u8;
+        let view = |seat: usize, hands: &[Hand; 2], table: Option<Card>| SeatView {
+            hand: hands[seat].as_slice(),
+            table,
+            trump,
+            face_up,
+            played,
+            stock_left,
+            trick,
+            my_points: points[seat],
+            opp_points: points[1 - seat],
+        };
+        let choose = |seat: usize, v: &SeatView<'_>| -> usize {
+            let i = if seat == 0 { p1.choose(v) } else { p2.choose(v) };
+            assert!(i < v.hand.len(), "policy chose card {i} of a {}-card hand", v.hand.len());
+            i
+        };
+        let li = choose(leader, &view(leader, &hands, None));
+        let lead = hands[leader].remove(li);
+        let fi = choose(follower, &view(follower, &hands, Some(lead)));
+        let follow = hands[follower].remove(fi);
+        let winner = if leader_wins(lead, follow, trump) { leader } else { follower };
+        let pts = lead.points() + follow.points();
+        points[winner] += pts;
+        trumps_played[leader] += is_trump(lead);
+        trumps_played[follower] += is_trump(follow);
+        played |= (1u64 << lead.id()) | (1u64 << follow.id());
+        let (c1, c2) = if leader == 0 { (lead, follow) } else { (follow, lead) };
+        sink.trick(&TrickRecord {
+            trick,
+            card_g1: c1,
+            card_g2: c2,
+            leader: if leader == 0 { Seat::G1 } else { Seat::G2 },
+            winner: if winner == 0 { Seat::G1 } else { Seat::G2 },
+            points: pts,
+        });
+        if next < 40 {
+            let (a, b) = (cards[next], cards[next + 1]);
+            next += 2;
+            hands[winner].push(a);
+            hands[1 - winner].push(b);
+            briscole[winner] += is_trump(a);
+            briscole[1 - winner] += is_trump(b);
+        }
+        leader = winner;
+    }
+    GameOutcome { points, briscole, trump, face_up, trumps_played }
+}

@@ -1,0 +1,99 @@
+//! Proposition 1 of the paper: who wins a two-card trick.
+//!
+//! Invariant: exactly one of leader and follower wins every trick (the rule is a total function
+//! of the two distinct cards and the trump suit).
+
+use super::card::{Card, Suit};
+
+/// Whether the leader's card `lead` beats the follower's `follow` with `trump` as briscola.
+///
+/// (i) same suit and the leader's rank is stronger; (ii) the leader trumps and the follower does
+/// not; (iii) neither trumps and the suits differ.
+#[inline]
+pub fn leader_wins(lead: Card, follow: Card, trump: Suit) -> bool {
+    let (sl, sr) = (lead.suit(), follow.suit());
+    if sl == sr {
+        lead.strength() < follow.strength()
+    } else {
+        sr != trump
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A second formulation, written from the standard rules rather than from Proposition 1:
+    /// a trump beats a non-trump; otherwise the led suit beats an off-suit card; within a suit the
+    /// higher-ranked card by Table 1 wins.
+    fn winner_by_rules(lead: Card, follow: Card, trump: Suit) -> u8 {
+        let order = [1u8, 3, 10, 9, 8, 7, 6, 5, 4, 2];
+        let power = |c: Card| -> i32 {
+            let base = if c.suit() == trump {
+                200
+            } else if c.suit() == lead.suit() {
+                100
+            } else {
+                0
+            };
+            base + (10 - order.iter().position(|&r| r == c.rank()).unwrap() as i32)
+        };
+        if power(lead) > power(follow) { 0 } else { 1 }
+    }
+
+    #[test]
+    fn proposition1_agrees_with_the_rules_for_every_pair_and_trump() {
+        let mut checked = 0;
+        for trump in Suit::ALL {
+            for a in Card::all() {
+                for b in Card::all() {
+                    if a == b {
+                        continue;
+                    }
+                    let ours = if leader_wins(a, b, trump) { 0 } else { 1 };
+                    assert_eq!(ours, winner_by_rules(a, b, trump), "{a} vs {b}, trump {trump}");
+                    // Exactly one of the two wins when the roles swap with the same trump rule.
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 4 * 40 * 39);
+    }
+
+    // Worked examples from rules-two-player-intro.md, with Cups (Coppe) as trump.
+    #[test]
+    fn intro_king_of_clubs_loses_to_three_of_clubs() {
+        let king = Card::new(Suit::Bastoni, 10).unwrap();
+        let three = Card::new(Suit::Bastoni, 3).unwrap();
+        assert!(!leader_wins(king, three, Suit::Coppe));
+    }
+
+    #[test]
+    fn intro_ace_of_swords_loses_to_two_of_cups_trump() {
+        let ace = Card::new(Suit::Spade, 1).unwrap();
+        let two = Card::new(Suit::Coppe, 2).unwrap();
+        assert!(!leader_wins(ace, two, Suit::Coppe));
+    }
+
+    #[test]
+    fn intro_seven_of_coins_beats_five_of_coins() {
+        let seven = Card::new(Suit::Oro, 7).unwrap();
+        let five = Card::new(Suit::Oro, 5).unwrap();
+        assert!(leader_wins(seven, five, Suit::Coppe));
+    }
+
+    #[test]
+    fn off_suit_discard_loses_to_the_lead() {
+        // Leading any non-trump: a different non-trump suit cannot win, even an Ace.
+        let lead = Card::new(Suit::Oro, 2).unwrap();
+        let ace = Card::new(Suit::Spade, 1).unwrap();
+        assert!(leader_wins(lead, ace, Suit::Coppe));
+    }
+
+    #[test]
+    fn led_trump_beats_any_non_trump_and_loses_to_a_higher_trump() {
+        let two_cups = Card::new(Suit::Coppe, 2).unwrap();
+        assert!(leader_wins(two_cups, Card::new(Suit::Oro, 1).unwrap(), Suit::Coppe));
+        assert!(!leader_wins(two_cups, Card::new(Suit::Coppe, 4).unwrap(), Suit::Coppe));
+    }
+}

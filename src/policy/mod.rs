@@ -1,0 +1,111 @@
+//! Card-playing policies behind one trait, and their serialisable specifications.
+//!
+//! Invariant: a policy decides from a [`SeatView`] only, which holds exactly what its seat may
+//! see; it returns an index into its own hand, so it can never play a card it does not hold.
+//!
+//! To add a policy: write `src/policy/<name>.rs` with a type implementing [`Policy`], add a
+//! [`PolicyKind`] variant and an arm in [`AnyPolicy`]. Its matchups' cache keys change; no others do.
+
+mod counter;
+mod greedy;
+mod hoarder;
+mod order;
+mod seat_view;
+
+pub use counter::Counter;
+pub use greedy::Greedy;
+pub use hoarder::Hoarder;
+pub use order::TieBreak;
+pub use seat_view::SeatView;
+
+use serde::{Deserialize, Serialize};
+
+/// A deterministic card-playing rule.
+pub trait Policy: Send + Sync {
+    /// Index into `view.hand` of the card to play. Must be `< view.hand.len()`.
+    fn choose(&self, view: &SeatView<'_>) -> usize;
+}
+
+/// Which rule a policy follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PolicyKind {
+    /// Definition 1: take every trick it can.
+    Greedy,
+    /// Definition 2: spend a trump only on a valuable trick.
+    Hoarder,
+    /// Definition 3: hoarder plus the carico trap from public memory.
+    Counter,
+}
+
+impl PolicyKind {
+    /// The released simulator's name (used in its CSV).
+    pub const fn dotnet_name(self) -> &'static str {
+        match self {
+            PolicyKind::Greedy => "Greedy",
+            PolicyKind::Hoarder => "Hoarder",
+            PolicyKind::Counter => "Counter",
+        }
+    }
+}
+
+/// Everything that determines a policy's behaviour, under the user's name for it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PolicySpec {
+    /// The user's name for the policy (unique in a study).
+    pub name: String,
+    /// Which rule.
+    pub kind: PolicyKind,
+    /// Overtrump threshold in points (hoarder, counter); 0 for greedy.
+    pub threshold: u8,
+    /// How equal-point cards are ordered.
+    pub tie_break: TieBreak,
+}
+
+impl PolicySpec {
+    /// The paper's policy of `kind` with default parameters, named after its kind.
+    pub fn paper(kind: PolicyKind, tie_break: TieBreak) -> PolicySpec {
+        let name = match kind {
+            PolicyKind::Greedy => "greedy",
+            PolicyKind::Hoarder => "hoarder",
+            PolicyKind::Counter => "counter",
+        };
+        PolicySpec {
+            name: name.into(),
+            kind,
+            threshold: if kind == PolicyKind::Greedy { 0 } else { 10 },
+            tie_break,
+        }
+    }
+
+    /// The behaviour only (kind, parameters), without the name: what an engine fingerprint needs.
+    pub fn build(&self) -> AnyPolicy {
+        match self.kind {
+            PolicyKind::Greedy => AnyPolicy::Greedy(Greedy::new(self.tie_break)),
+            PolicyKind::Hoarder => AnyPolicy::Hoarder(Hoarder::new(self.threshold, self.tie_break)),
+            PolicyKind::Counter => AnyPolicy::Counter(Counter::new(self.threshold, self.tie_break)),
+        }
+    }
+}
+
+/// A built policy of any known kind; dispatch by `match` keeps the engine loop monomorphic.
+#[derive(Clone, Copy, Debug)]
+pub enum AnyPolicy {
+    /// [`Greedy`]
+    Greedy(Greedy),
+    /// [`Hoarder`]
+    Hoarder(Hoarder),
+    /// [`Counter`]
+    Counter(Counter),
+}
+
+impl Policy for AnyPolicy {
+    #[inline]
+    fn choose(&self, view: &SeatView<'_>) -> usize {
+        match self {
+            AnyPolicy::Greedy(p) => p.choose(view),
+            AnyPolicy::Hoarder(p) => p.choose(view),
+            AnyPolicy::Counter(p) => p.choose(view),
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! The report: results assembly, the scorecard against the paper's figures, template context.
+//!
+//! Invariant: every number the templates print comes from the pipeline's results, never typed.

@@ -1,0 +1,3 @@
+//! Statistics of the paper's section 4, checked against R, scipy and statsmodels.
+//!
+//! Invariant: every function here is pure and deterministic.

@@ -1,0 +1,115 @@
+//! Where a matchup's deals come from: the paper's shared .NET stream, or ChaCha per game.
+//!
+//! Invariant: game `j` of a matchup always receives the same deck, however the games are split
+//! into chunks or threads.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::dotnet_random::DotNetRandom;
+use crate::game::Deck;
+
+/// How deals are generated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum DealSourceKind {
+    /// One .NET `System.Random(seed)` shared by all games in matchup order, 39 draws per game:
+    /// the stream that dealt the published tournament.
+    #[serde(rename = "dotnet-replay")]
+    DotnetReplay,
+    /// An independent ChaCha8 stream per game, keyed by (seed, the two policies' names) and
+    /// selected by the game's index within the matchup.
+    #[serde(rename = "chacha")]
+    Chacha,
+}
+
+impl DealSourceKind {
+    /// The name used in `pipeline.toml` and on the command line.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            DealSourceKind::DotnetReplay => "dotnet-replay",
+            DealSourceKind::Chacha => "chacha",
+        }
+    }
+
+    /// Parse a command-line name.
+    pub fn parse(s: &str) -> Option<DealSourceKind> {
+        match s {
+            "dotnet-replay" => Some(DealSourceKind::DotnetReplay),
+            "chacha" => Some(DealSourceKind::Chacha),
+            _ => None,
+        }
+    }
+}
+
+/// Draws per game in the .NET stream (one Fisher-Yates shuffle of 40 cards).
+pub const DRAWS_PER_GAME: u64 = 39;
+
+/// The deals of one matchup, produced in game order.
+pub enum DealStream {
+    /// The shared .NET stream, positioned at this matchup's first game.
+    Dotnet(Box<DotNetRandom>),
+    /// Per-game ChaCha streams under one key.
+    Chacha {
+        /// The matchup's key.
+        key: [u8; 32],
+        /// Index of the next game within the matchup.
+        next_game: u64,
+    },
+}
+
+impl DealStream {
+    /// The .NET stream for the matchup whose first game is game number `first_game` (0-based)
+    /// of the whole tournament: `39 * first_game` draws are skipped.
+    pub fn dotnet(seed: i32, first_game: u64) -> DealStream {
+        let mut rng = DotNetRandom::new(seed);
+        for _ in 0..first_game * DRAWS_PER_GAME {
+            rng.next();
+        }
+        DealStream::Dotnet(Box::new(rng))
+    }
+
+    /// The ChaCha stream of the ordered matchup (`g1`, `g2`) under `seed`. Depends on the
+    /// policies' names only, not on their position in any list.
+    pub fn chacha(seed: u64, g1: &str, g2: &str) -> DealStream {
+        let mut h = Sha256::new();
+        h.update(b"briscola/chacha-deals/v1\0");
+        h.update(seed.to_le_bytes());
+        h.update((g1.len() as u64).to_le_bytes());
+        h.update(g1.as_bytes());
+        h.update((g2.len() as u64).to_le_bytes());
+        h.update(g2.as_bytes());
+        let key: [u8; 32] = h.finalize().into();
+        DealStream::Chacha { key, next_game: 0 }
+    }
+
+    /// Append the next `n` decks to `out`.
+    pub fn next_chunk(&mut self, n: usize, out: &mut Vec<Deck>) {
+        match self {
+            DealStream::Dotnet(rng) => {
+                for _ in 0..n {
+                    let mut d = Deck::ordered();
+                    d.shuffle_with(|m| rng.next_below(m));
+                    out.push(d);
+                }
+            }
+            DealStream::Chacha { key, next_game } => {
+                let start = *next_game;
+                out.extend((start..start + n as u64).map(|g| chacha_deck(key, g)));
+                *next_game += n as u64;
+            }
+        }
+    }
+}
+
+/// Game `game` of the matchup keyed `key`: ChaCha8 with that key on stream `game`, Fisher-Yates
+/// with unbiased bounded draws (Lemire's method on 32-bit words).
+pub fn chacha_deck(key: &[u8; 32], game: u64) -> Deck {
+    use rand::Rng;
+    let mut rng = ChaCha8Rng::from_seed(*key);
+    rng.set_stream(game);
+    let mut d = Deck::ordered();
+    d.shuffle_with(|m| rng.random_range(0..m));
+    d
+}

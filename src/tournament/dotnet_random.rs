@@ -1,0 +1,141 @@
+//! A bit-exact re-implementation of .NET's seeded `System.Random` (Knuth's subtractive
+//! generator as the runtime seeds it), the generator that dealt the paper's games.
+//!
+//! Invariant: for every seed, the sequence of `next`/`next_below` values equals what
+//! `new System.Random(seed)` returns on .NET (the "legacy" seeded algorithm).
+
+const MBIG: i32 = i32::MAX;
+const MSEED: i32 = 161_803_398;
+
+/// .NET `System.Random(seed)`.
+#[derive(Clone, Debug)]
+pub struct DotNetRandom {
+    seed_array: [i32; 56],
+    inext: usize,
+    inextp: usize,
+}
+
+impl DotNetRandom {
+    /// Seed as `new System.Random(seed)` does.
+    pub fn new(seed: i32) -> DotNetRandom {
+        let subtraction = if seed == i32::MIN { i32::MAX } else { seed.abs() };
+        let mut sa = [0i32; 56];
+        let mut mj = MSEED - subtraction;
+        sa[55] = mj;
+        let mut mk = 1i32;
+        for i in 1..55 {
+            let ii = (21 * i) % 55;
+            sa[ii] = mk;
+            mk = mj.wrapping_sub(mk);
+            if mk < 0 {
+                mk = mk.wrapping_add(MBIG);
+            }
+            mj = sa[ii];
+        }
+        for _ in 0..4 {
+            for i in 1..56 {
+                sa[i] = sa[i].wrapping_sub(sa[1 + (i + 30) % 55]);
+                if sa[i] < 0 {
+                    sa[i] = sa[i].wrapping_add(MBIG);
+                }
+            }
+        }
+        DotNetRandom { seed_array: sa, inext: 0, inextp: 21 }
+    }
+
+    #[inline]
+    fn internal_sample(&mut self) -> i32 {
+        let mut inext = self.inext + 1;
+        if inext >= 56 {
+            inext = 1;
+        }
+        let mut inextp = self.inextp + 1;
+        if inextp >= 56 {
+            inextp = 1;
+        }
+        let mut r = self.seed_array[inext].wrapping_sub(self.seed_array[inextp]);
+        if r == MBIG {
+            r -= 1;
+        }
+        if r < 0 {
+            r = r.wrapping_add(MBIG);
+        }
+        self.seed_array[inext] = r;
+        self.inext = inext;
+        self.inextp = inextp;
+        r
+    }
+
+    /// `Next()`: a non-negative int below `i32::MAX`.
+    #[inline]
+    pub fn next(&mut self) -> i32 {
+        self.internal_sample()
+    }
+
+    /// `Sample()`: a double in [0, 1).
+    #[inline]
+    pub fn sample(&mut self) -> f64 {
+        self.internal_sample() as f64 * (1.0 / MBIG as f64)
+    }
+
+    /// `Next(max)`: an int in `0..max` (`max` > 0).
+    #[inline]
+    pub fn next_below(&mut self, max: u32) -> u32 {
+        (self.sample() * max as f64) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Vectors published in released-simulator.md (from the .NET runtime and its test suite).
+    #[test]
+    fn seed_42_next() {
+        let mut r = DotNetRandom::new(42);
+        let got: Vec<i32> = (0..5).map(|_| r.next()).collect();
+        assert_eq!(got, [1434747710, 302596119, 269548474, 1122627734, 361709742]);
+    }
+
+    #[test]
+    fn seed_42_next_max() {
+        let mut r = DotNetRandom::new(42);
+        let got: Vec<u32> = [100, 200, 300, 400, 500].iter().map(|&m| r.next_below(m)).collect();
+        assert_eq!(got, [66, 28, 37, 209, 84]);
+    }
+
+    #[test]
+    fn seed_12345_next_1000() {
+        let mut r = DotNetRandom::new(12345);
+        let got: Vec<u32> = (0..5).map(|_| r.next_below(1000)).collect();
+        assert_eq!(got, [66, 70, 774, 511, 797]);
+    }
+
+    #[test]
+    fn seed_1_next_100() {
+        let mut r = DotNetRandom::new(1);
+        assert_eq!((r.next_below(100), r.next_below(100)), (24, 11));
+    }
+
+    #[test]
+    fn runtime_suite_seeds_0_1_and_minus_1() {
+        let mut r = DotNetRandom::new(0);
+        let got: Vec<i32> = (0..3).map(|_| r.next()).collect();
+        assert_eq!(got, [1559595546, 1755192844, 1649316166]);
+        let mut r = DotNetRandom::new(1);
+        let got: Vec<i32> = (0..3).map(|_| r.next()).collect();
+        assert_eq!(got, [534011718, 237820880, 1002897798]);
+        let mut a = DotNetRandom::new(-1);
+        let mut b = DotNetRandom::new(1);
+        for _ in 0..100 {
+            assert_eq!(a.next(), b.next());
+        }
+    }
+
+    #[test]
+    fn int_min_seed_does_not_overflow() {
+        let mut a = DotNetRandom::new(i32::MIN);
+        let mut b = DotNetRandom::new(i32::MAX);
+        assert_eq!(a.next(), b.next());
+    }
+}
