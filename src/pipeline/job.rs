@@ -69,6 +69,20 @@ impl fmt::Display for StageName {
 pub struct JobInputs {
     /// dependency job id -> (output name -> readable path of that output's bytes)
     pub files: BTreeMap<String, BTreeMap<String, PathBuf>>,
+    /// Every transitive ancestor of the job (not only direct deps): its stage, cache key and
+    /// output hashes, for provenance. Deterministic: no times, no absolute paths.
+    pub ancestors: BTreeMap<String, AncestorInfo>,
+}
+
+/// Provenance of one upstream job.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AncestorInfo {
+    /// Its stage.
+    pub stage: StageName,
+    /// Its cache key (hex sha256).
+    pub key: String,
+    /// output name -> hex sha256.
+    pub outputs: BTreeMap<String, String>,
 }
 
 impl JobInputs {
