@@ -16,6 +16,7 @@
 //! Invariant of the whole crate: the same `pipeline.toml` gives byte-identical hashed outputs on
 //! any machine and any thread count.
 
+pub mod analysis;
 pub mod game;
 pub mod pipeline;
 pub mod plot;

@@ -6,6 +6,7 @@
 mod card;
 mod deck;
 mod play;
+mod props;
 mod trick;
 
 pub use card::{Card, Suit};

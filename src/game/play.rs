@@ -139,25 +139,36 @@ where
     for trick in 1..=20u8 {
         let follower = 1 - leader;
         let stock_left = (40 - next) as u8;
-        let view = |seat: usize, hands: &[Hand; 2], table: Option<Card>| SeatView {
-            hand: hands[seat].as_slice(),
-            table,
-            trump,
-            face_up,
-            played,
-            stock_left,
-            trick,
-            my_points: points[seat],
-            opp_points: points[1 - seat],
-        };
+        fn view<'h>(
+            hand: &'h Hand,
+            table: Option<Card>,
+            ctx: (Suit, Card, u64, u8, u8),
+            pts: (u8, u8),
+        ) -> SeatView<'h> {
+            SeatView {
+                hand: hand.as_slice(),
+                table,
+                trump: ctx.0,
+                face_up: ctx.1,
+                played: ctx.2,
+                stock_left: ctx.3,
+                trick: ctx.4,
+                my_points: pts.0,
+                opp_points: pts.1,
+            }
+        }
+        let ctx = (trump, face_up, played, stock_left, trick);
         let choose = |seat: usize, v: &SeatView<'_>| -> usize {
             let i = if seat == 0 { p1.choose(v) } else { p2.choose(v) };
             assert!(i < v.hand.len(), "policy chose card {i} of a {}-card hand", v.hand.len());
             i
         };
-        let li = choose(leader, &view(leader, &hands, None));
+        let li = choose(leader, &view(&hands[leader], None, ctx, (points[leader], points[follower])));
         let lead = hands[leader].remove(li);
-        let fi = choose(follower, &view(follower, &hands, Some(lead)));
+        let fi = choose(
+            follower,
+            &view(&hands[follower], Some(lead), ctx, (points[follower], points[leader])),
+        );
         let follow = hands[follower].remove(fi);
         let winner = if leader_wins(lead, follow, trump) { leader } else { follower };
         let pts = lead.points() + follow.points();

@@ -5,3 +5,5 @@
 
 pub mod config;
 pub mod job;
+pub mod plan;
+pub mod stages;

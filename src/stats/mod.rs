@@ -3,3 +3,5 @@
 //! Invariant: every function here is pure and deterministic.
 
 pub mod p_value;
+mod pending;
+pub use pending::*;

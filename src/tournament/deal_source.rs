@@ -106,7 +106,7 @@ impl DealStream {
 /// Game `game` of the matchup keyed `key`: ChaCha8 with that key on stream `game`, Fisher-Yates
 /// with unbiased bounded draws (Lemire's method on 32-bit words).
 pub fn chacha_deck(key: &[u8; 32], game: u64) -> Deck {
-    use rand::Rng;
+    use rand::RngExt;
     let mut rng = ChaCha8Rng::from_seed(*key);
     rng.set_stream(game);
     let mut d = Deck::ordered();

@@ -1,0 +1,42 @@
+# briscola: the two commands a new user needs are `make report` and `make test`.
+# Everything builds in the release profile only (one build serves the tool, the tests and the
+# benchmarks). Set CARGO_TARGET_DIR to reuse a build directory outside the checkout.
+
+CARGO ?= cargo
+CARGO_TARGET_DIR ?= target
+export CARGO_TARGET_DIR
+BIN := $(CARGO_TARGET_DIR)/release/briscola
+CONFIG ?= pipeline.toml
+
+.PHONY: build report test bench check fmt clippy clean-outputs
+
+build:
+	$(CARGO) build --release --locked
+
+## Build, run the whole pipeline with the committed pipeline.toml, verify every output hash
+## against the committed lock, and say where the report is.
+report: build
+	$(BIN) run --config $(CONFIG)
+	$(BIN) verify --config $(CONFIG)
+	@echo
+	@echo "Report: $(CURDIR)/outputs/report.html  (Markdown: outputs/report.md, data: outputs/results.json)"
+
+## The whole test suite (unit, property, integration through the real binary, snapshots).
+test:
+	$(CARGO) test --release --locked
+
+## Benchmarks: the bare engine (criterion) and the whole pipeline's stages; see BENCHMARKS.md.
+bench: build
+	$(CARGO) bench --locked --bench engine
+	./benches/pipeline.sh $(BIN)
+
+fmt:
+	$(CARGO) fmt --all
+
+clippy:
+	$(CARGO) clippy --release --locked --all-targets -- -D warnings
+
+check:
+	$(CARGO) fmt --all -- --check
+	$(MAKE) clippy
+	$(MAKE) test

@@ -1,0 +1,9 @@
+//! The analysis between simulation and statistics: counting shards (aggregate) and assembling a
+//! study's results from the counts (test, regress).
+//!
+//! Invariant: aggregation is per shard, so adding a policy reuses every existing shard's counts.
+
+pub mod results_assembly;
+pub mod shard_counts;
+pub mod study_regression;
+pub mod study_tests;

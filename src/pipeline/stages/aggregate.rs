@@ -1,0 +1,56 @@
+//! Aggregate stage: one job per simulate shard, counting what the analysis needs.
+//!
+//! Invariant: an aggregate job depends on exactly one shard, so it re-runs only when that
+//! shard's bytes change.
+
+use crate::analysis::shard_counts::count_shard;
+use crate::pipeline::config::Study;
+use crate::pipeline::job::{Job, StageName};
+use crate::tournament::{GAMES_FILE, Matchup, TRICKS_FILE};
+
+use super::write_json;
+
+/// The stage's code fingerprint.
+pub const CODE: &str = env!("BRISCOLA_CODE_AGGREGATE");
+
+/// Output file name.
+pub const COUNTS_FILE: &str = "counts.json";
+
+/// Job id of a study's matchup.
+pub fn job_id(study: &str, m: &Matchup) -> String {
+    format!("aggregate/{study}/{}", m.slug())
+}
+
+/// Pearson and Spearman, NaN where undefined (e.g. a constant column).
+fn correlate(x: &[f64], y: &[f64]) -> (f64, f64) {
+    (
+        crate::stats::pearson(x, y).unwrap_or(f64::NAN),
+        crate::stats::spearman(x, y).unwrap_or(f64::NAN),
+    )
+}
+
+/// One job per matchup.
+pub fn jobs(study: &Study) -> Vec<Job> {
+    Matchup::all(&study.policies)
+        .into_iter()
+        .map(|m| {
+            let sim = super::simulate::job_id(&study.name, &m);
+            let dep = sim.clone();
+            Job {
+                id: job_id(&study.name, &m),
+                stage: StageName::Aggregate,
+                deps: vec![sim],
+                params: serde_json::json!({}),
+                code: CODE.to_string(),
+                publish: Some(format!("{}/aggregate/{}", study.name, m.slug())),
+                note: None,
+                body: Box::new(move |inputs, out| {
+                    let games = inputs.get(&dep, GAMES_FILE).ok_or("games table missing")?;
+                    let tricks = inputs.get(&dep, TRICKS_FILE).ok_or("trick table missing")?;
+                    let counts = count_shard(games, tricks, &correlate)?;
+                    write_json(&out.join(COUNTS_FILE), &counts)
+                }),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,72 @@
+//! Plot stage: every figure of every study, from the test and regress outputs.
+//!
+//! Invariant: figures are byte-identical for identical results.
+
+use crate::analysis::results_assembly::{StudyMeta, results, study_results};
+use crate::pipeline::config::Config;
+use crate::pipeline::job::{Job, JobInputs, StageName};
+use crate::report::results::Results;
+
+use super::read_json;
+
+/// The stage's code fingerprint.
+pub const CODE: &str = env!("BRISCOLA_CODE_PLOT");
+
+/// Study metadata for every study of `cfg`.
+pub fn metas(cfg: &Config) -> Vec<StudyMeta> {
+    cfg.studies()
+        .into_iter()
+        .map(|s| StudyMeta {
+            name: s.name.clone(),
+            label: s.label.clone(),
+            settings: crate::report::results::StudySettings {
+                deal_source: s.deal_source.as_str().to_string(),
+                seed: s.seed,
+                games_requested: s.games,
+                games_per_matchup: s.games_per_matchup(),
+                games_total: s.games_per_matchup() * (s.policies.len() * s.policies.len()) as u64,
+                policies: s.policies.clone(),
+            },
+        })
+        .collect()
+}
+
+/// The test and regress job ids every study contributes.
+pub fn result_deps(metas: &[StudyMeta]) -> Vec<String> {
+    metas
+        .iter()
+        .flat_map(|m| [super::test::job_id(&m.name), super::regress::job_id(&m.name)])
+        .collect()
+}
+
+/// Read every study's results from the test and regress outputs.
+pub fn load_results(inputs: &JobInputs, metas: &[StudyMeta]) -> Result<Results, Box<dyn std::error::Error + Send + Sync>> {
+    let mut studies = Vec::new();
+    for m in metas {
+        let tests = read_json(inputs, &super::test::job_id(&m.name), super::test::TESTS_FILE)?;
+        let t4 = read_json(inputs, &super::regress::job_id(&m.name), super::regress::TABLE4_FILE)?;
+        studies.push(study_results(m, tests, t4));
+    }
+    Ok(results(studies))
+}
+
+/// The plot job.
+pub fn job(cfg: &Config) -> Job {
+    let metas = metas(cfg);
+    let deps = result_deps(&metas);
+    let params = serde_json::json!({ "studies": metas, "min_games_per_bin": cfg.plot.min_games_per_bin });
+    Job {
+        id: "plot".into(),
+        stage: StageName::Plot,
+        deps,
+        params,
+        code: CODE.to_string(),
+        publish: Some("figures".into()),
+        note: None,
+        body: Box::new(move |inputs, out| {
+            let r = load_results(inputs, &metas)?;
+            crate::plot::write_figures(&r, out)?;
+            Ok(())
+        }),
+    }
+}

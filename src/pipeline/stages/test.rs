@@ -1,0 +1,151 @@
+//! Test stage: one job per study, running H0(1), H0(2), the power analysis and Tables 3 and 5
+//! over the study's aggregated shards.
+//!
+//! Invariant: shards are read in matchup order, the order of `deps`.
+
+use crate::analysis::shard_counts::ShardCounts;
+use crate::analysis::study_tests::{StudyTests, TestSettings, study_tests};
+use crate::pipeline::config::{Config, Study};
+use crate::pipeline::job::{Job, StageName};
+use crate::tournament::Matchup;
+
+use super::{num, read_json, write_csv, write_json};
+
+/// The stage's code fingerprint.
+pub const CODE: &str = env!("BRISCOLA_CODE_TEST");
+/// Output: every test as JSON.
+pub const TESTS_FILE: &str = "tests.json";
+
+/// Job id of a study's test job.
+pub fn job_id(study: &str) -> String {
+    format!("test/{study}")
+}
+
+/// The test job of `study`.
+pub fn job(cfg: &Config, study: &Study) -> Job {
+    let deps: Vec<String> = Matchup::all(&study.policies)
+        .iter()
+        .map(|m| super::aggregate::job_id(&study.name, m))
+        .collect();
+    let settings = TestSettings {
+        confidence: cfg.test.confidence,
+        family_alpha: cfg.test.family_alpha,
+        baseline: cfg.test.baseline.clone(),
+        power_delta: cfg.test.power_delta,
+        power_n: cfg.test.power_n,
+        min_games_per_bin: cfg.plot.min_games_per_bin,
+        policies: study.policies.iter().map(|p| p.name.clone()).collect(),
+    };
+    let order = deps.clone();
+    Job {
+        id: job_id(&study.name),
+        stage: StageName::Test,
+        deps,
+        params: serde_json::to_value(&settings).expect("settings serialise"),
+        code: CODE.to_string(),
+        publish: Some(format!("tables/{}", study.name)),
+        note: None,
+        body: Box::new(move |inputs, out| {
+            let shards: Vec<ShardCounts> = order
+                .iter()
+                .map(|d| read_json(inputs, d, super::aggregate::COUNTS_FILE))
+                .collect::<Result<_, _>>()?;
+            let t = study_tests(&shards, &settings)?;
+            write_json(&out.join(TESTS_FILE), &t)?;
+            write_tables(&t, out)
+        }),
+    }
+}
+
+fn write_tables(t: &StudyTests, out: &std::path::Path) -> crate::pipeline::job::JobResult {
+    let rows: Vec<Vec<String>> = t
+        .table3
+        .iter()
+        .map(|c| {
+            vec![
+                c.match_id.to_string(),
+                c.g1_policy.clone(),
+                c.g2_policy.clone(),
+                c.games.to_string(),
+                c.ties.to_string(),
+                c.non_tied.to_string(),
+                c.g1_wins.to_string(),
+                num(c.rate),
+                num(c.lo),
+                num(c.hi),
+            ]
+        })
+        .collect();
+    write_csv(
+        &out.join("table3.csv"),
+        &["match_id", "g1_policy", "g2_policy", "games", "ties", "non_tied", "g1_wins", "rate", "lo", "hi"],
+        &rows,
+    )?;
+    let rows: Vec<Vec<String>> = t
+        .table5
+        .iter()
+        .map(|r| {
+            vec![
+                r.policy.clone(),
+                r.n_played.to_string(),
+                r.wins.to_string(),
+                num(r.win_rate),
+                r.points_won.to_string(),
+                num(r.mean_points_per_win),
+                r.wasted.to_string(),
+                num(r.wasted_fraction),
+            ]
+        })
+        .collect();
+    write_csv(
+        &out.join("table5.csv"),
+        &["policy", "n_played", "wins", "win_rate", "points_won", "mean_points_per_win", "wasted", "wasted_fraction"],
+        &rows,
+    )?;
+    let rows: Vec<Vec<String>> = t
+        .pairwise
+        .cells
+        .iter()
+        .map(|c| {
+            vec![
+                c.g1_policy.clone(),
+                c.g2_policy.clone(),
+                c.non_tied.to_string(),
+                c.g1_wins.to_string(),
+                num(c.rate),
+                num(c.p_value.log10),
+                num(c.p_bonferroni.log10),
+                c.reject.to_string(),
+            ]
+        })
+        .collect();
+    write_csv(
+        &out.join("pairwise.csv"),
+        &["g1_policy", "g2_policy", "non_tied", "g1_wins", "rate", "log10_p", "log10_p_bonferroni", "reject"],
+        &rows,
+    )?;
+    let rows: Vec<Vec<String>> = t
+        .figure2
+        .iter()
+        .flat_map(|p| {
+            p.bins.iter().map(move |b| {
+                vec![
+                    p.g1_policy.clone(),
+                    p.g2_policy.clone(),
+                    b.delta.to_string(),
+                    b.n.to_string(),
+                    b.wins.to_string(),
+                    num(b.rate),
+                    num(b.lo),
+                    num(b.hi),
+                    b.kept.to_string(),
+                ]
+            })
+        })
+        .collect();
+    write_csv(
+        &out.join("breakeven_by_delta.csv"),
+        &["g1_policy", "g2_policy", "delta", "n", "g1_wins", "rate", "lo", "hi", "kept"],
+        &rows,
+    )
+}

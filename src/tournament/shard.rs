@@ -1,0 +1,200 @@
+//! One simulate shard: an ordered matchup's games, played in chunks and streamed to Parquet.
+//!
+//! Invariant: memory stays bounded by one chunk of games whatever the game count, and the files
+//! are byte-identical for any thread count and chunking-independent in content.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use polars::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::deal_source::{DealSourceKind, DealStream};
+use super::game_batch::play_batch;
+use crate::policy::PolicySpec;
+use super::shard_tables::{game_frame, trick_frame};
+
+/// Games per chunk (one Parquet row group of the game table; 20x rows in the trick table).
+pub const CHUNK_GAMES: usize = 1 << 16;
+
+/// Output file names of a shard.
+pub const GAMES_FILE: &str = "games.parquet";
+/// Trick table file name.
+pub const TRICKS_FILE: &str = "tricks.parquet";
+/// Shard description file name.
+pub const SHARD_FILE: &str = "shard.json";
+
+/// Errors of a shard run.
+#[derive(Debug, thiserror::Error)]
+pub enum ShardError {
+    /// Writing a file failed.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// the file
+        path: PathBuf,
+        /// the error
+        source: std::io::Error,
+    },
+    /// Polars failed to build or write a table.
+    #[error("cannot write table {path}: {source}")]
+    Table {
+        /// the file
+        path: PathBuf,
+        /// the error
+        source: PolarsError,
+    },
+    /// A seed that the deal source cannot take.
+    #[error("seed {seed} is out of range for deal source {source_kind}: {valid}")]
+    Seed {
+        /// the seed
+        seed: i64,
+        /// the deal source
+        source_kind: &'static str,
+        /// what would be valid
+        valid: &'static str,
+    },
+}
+
+/// Everything that determines a shard's output. Nothing in it depends on the matchup's
+/// position in a policy list unless the deal source itself does (dotnet-replay's shared stream).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardSpec {
+    /// Deal source.
+    pub deal_source: DealSourceKind,
+    /// Seed.
+    pub seed: i64,
+    /// Games in this matchup.
+    pub games: u64,
+    /// Seat 1's policy.
+    pub g1: PolicySpec,
+    /// Seat 2's policy.
+    pub g2: PolicySpec,
+    /// dotnet-replay: 0-based index of this matchup's first game in the whole tournament (the
+    /// stream position is `39 *` this, and game ids are this + 1 onwards). chacha: always 0.
+    pub first_game: u64,
+}
+
+/// A small summary written beside the tables (`shard.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardSummary {
+    /// The spec that produced it.
+    pub spec: ShardSpec,
+    /// Games not tied.
+    pub non_tied: u64,
+    /// G1 wins.
+    pub g1_wins: u64,
+    /// Ties.
+    pub ties: u64,
+}
+
+impl ShardSpec {
+    fn stream(&self) -> Result<DealStream, ShardError> {
+        match self.deal_source {
+            DealSourceKind::DotnetReplay => {
+                let seed = i32::try_from(self.seed).map_err(|_| ShardError::Seed {
+                    seed: self.seed,
+                    source_kind: "dotnet-replay",
+                    valid: "a .NET int, -2147483648..=2147483647",
+                })?;
+                Ok(DealStream::dotnet(seed, self.first_game))
+            }
+            DealSourceKind::Chacha => {
+                let seed = u64::try_from(self.seed).map_err(|_| ShardError::Seed {
+                    seed: self.seed,
+                    source_kind: "chacha",
+                    valid: "0..=9223372036854775807",
+                })?;
+                Ok(DealStream::chacha(seed, &self.g1.name, &self.g2.name))
+            }
+        }
+    }
+
+    /// Play the shard and write `games.parquet`, `tricks.parquet` and `shard.json` into `dir`.
+    /// `progress` is called with the number of games finished after each chunk.
+    pub fn run(&self, dir: &Path, progress: &dyn Fn(u64)) -> Result<ShardSummary, ShardError> {
+        let mut stream = self.stream()?;
+        let p1 = self.g1.build();
+        let p2 = self.g2.build();
+        let games_path = dir.join(GAMES_FILE);
+        let tricks_path = dir.join(TRICKS_FILE);
+        let mut games_w = TableWriter::create(&games_path)?;
+        let mut tricks_w = TableWriter::create(&tricks_path)?;
+        let mut decks = Vec::with_capacity(CHUNK_GAMES);
+        let (mut non_tied, mut g1_wins, mut ties) = (0u64, 0u64, 0u64);
+        let mut done = 0u64;
+        while done < self.games {
+            let n = (self.games - done).min(CHUNK_GAMES as u64) as usize;
+            decks.clear();
+            stream.next_chunk(n, &mut decks);
+            let played = play_batch(&decks, &p1, &p2);
+            for g in &played {
+                match g.outcome.winner() {
+                    None => ties += 1,
+                    Some(w) => {
+                        non_tied += 1;
+                        if w == crate::game::Seat::G1 {
+                            g1_wins += 1;
+                        }
+                    }
+                }
+            }
+            let first_id = self.first_game + done + 1;
+            let gf = game_frame(&self.g1.name, &self.g2.name, first_id, &played).map_err(|source| {
+                ShardError::Table { path: games_path.clone(), source }
+            })?;
+            games_w.write(&gf)?;
+            let tf = trick_frame(first_id, &played).map_err(|source| {
+                ShardError::Table { path: tricks_path.clone(), source }
+            })?;
+            tricks_w.write(&tf)?;
+            done += n as u64;
+            progress(done);
+        }
+        games_w.finish()?;
+        tricks_w.finish()?;
+        let summary = ShardSummary { spec: self.clone(), non_tied, g1_wins, ties };
+        let summary_path = dir.join(SHARD_FILE);
+        let mut text = serde_json::to_string_pretty(&summary).expect("summary serialises");
+        text.push('\n');
+        std::fs::write(&summary_path, text)
+            .map_err(|source| ShardError::Io { path: summary_path, source })?;
+        Ok(summary)
+    }
+}
+
+/// A Parquet file written one row group per chunk.
+struct TableWriter {
+    path: PathBuf,
+    inner: Option<polars::io::parquet::write::BatchedWriter<File>>,
+    file: Option<File>,
+}
+
+impl TableWriter {
+    fn create(path: &Path) -> Result<TableWriter, ShardError> {
+        let f = File::create(path)
+            .map_err(|source| ShardError::Io { path: path.to_path_buf(), source })?;
+        Ok(TableWriter { path: path.to_path_buf(), inner: None, file: Some(f) })
+    }
+
+    fn write(&mut self, df: &DataFrame) -> Result<(), ShardError> {
+        let path = self.path.clone();
+        let err = move |source| ShardError::Table { path: path.clone(), source };
+        if self.inner.is_none() {
+            let file = self.file.take().expect("file present before first batch");
+            let w = ParquetWriter::new(file)
+                .with_compression(ParquetCompression::Zstd(None))
+                .batched(df.schema())
+                .map_err(&err)?;
+            self.inner = Some(w);
+        }
+        let w = self.inner.as_mut().expect("writer created");
+        w.write_batch(df).map_err(&err)
+    }
+
+    fn finish(self) -> Result<(), ShardError> {
+        if let Some(w) = self.inner {
+            w.finish().map_err(|source| ShardError::Table { path: self.path.clone(), source })?;
+        }
+        Ok(())
+    }
+}

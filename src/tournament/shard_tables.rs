@@ -1,0 +1,149 @@
+//! The simulate stage's two tables for one matchup, built column by column: the game table and
+//! the trick table (the paper's Table 2 columns, typed and compact).
+//!
+//! Neither table holds anything that depends on the matchup's position in a policy list (no
+//! MatchId): the export adds it. Invariant: row order is game order, then trick order; the trick table has exactly 20 rows per
+//! game and repeats the game's final values on each of them, as the released log does.
+
+use polars::prelude::*;
+
+use super::game_batch::PlayedGame;
+use crate::game::Seat;
+
+/// Column names of the game table.
+pub const GAME_COLUMNS: [&str; 12] = [
+    "game_id",
+    "g1_policy",
+    "g2_policy",
+    "trump_suit",
+    "face_up",
+    "winner",
+    "points_g1",
+    "points_g2",
+    "briscole_g1",
+    "briscole_g2",
+    "trumps_played_g1",
+    "trumps_played_g2",
+];
+
+/// Column names of the trick table.
+pub const TRICK_COLUMNS: [&str; 13] = [
+    "game_id",
+    "trick",
+    "trump_suit",
+    "card_g1",
+    "card_g2",
+    "leader",
+    "trick_winner",
+    "trick_points",
+    "briscole_g1",
+    "briscole_g2",
+    "game_winner",
+    "points_g1",
+    "points_g2",
+];
+
+fn seat_code(s: Seat) -> u8 {
+    match s {
+        Seat::G1 => 1,
+        Seat::G2 => 2,
+    }
+}
+
+/// Game winner as text: `G1`, `G2` or `Tie`.
+pub fn winner_text(w: u8) -> &'static str {
+    match w {
+        1 => "G1",
+        2 => "G2",
+        _ => "Tie",
+    }
+}
+
+/// Build the game table of `games`, the first of which has id `first_game_id`.
+pub fn game_frame(
+    g1_policy: &str,
+    g2_policy: &str,
+    first_game_id: u64,
+    games: &[PlayedGame],
+) -> PolarsResult<DataFrame> {
+    let n = games.len();
+    let ids: Vec<u32> = (0..n).map(|i| (first_game_id + i as u64) as u32).collect();
+    let col_u8 = |f: &dyn Fn(&PlayedGame) -> u8| -> Vec<u8> { games.iter().map(f).collect() };
+    let winner: Vec<&str> = games
+        .iter()
+        .map(|g| winner_text(g.outcome.winner().map_or(0, seat_code)))
+        .collect();
+    DataFrame::new(
+        n,
+        vec![
+            Column::new("game_id".into(), ids),
+            Column::new("g1_policy".into(), vec![g1_policy; n]),
+            Column::new("g2_policy".into(), vec![g2_policy; n]),
+            Column::new("trump_suit".into(), col_u8(&|g| g.outcome.trump as u8)),
+            Column::new("face_up".into(), col_u8(&|g| g.outcome.face_up.id())),
+            Column::new("winner".into(), winner),
+            Column::new("points_g1".into(), col_u8(&|g| g.outcome.points[0])),
+            Column::new("points_g2".into(), col_u8(&|g| g.outcome.points[1])),
+            Column::new("briscole_g1".into(), col_u8(&|g| g.outcome.briscole[0])),
+            Column::new("briscole_g2".into(), col_u8(&|g| g.outcome.briscole[1])),
+            Column::new("trumps_played_g1".into(), col_u8(&|g| g.outcome.trumps_played[0])),
+            Column::new("trumps_played_g2".into(), col_u8(&|g| g.outcome.trumps_played[1])),
+        ],
+    )
+}
+
+/// Build the trick table of `games`.
+pub fn trick_frame(first_game_id: u64, games: &[PlayedGame]) -> PolarsResult<DataFrame> {
+    let rows = games.len() * 20;
+    let mut game_id = Vec::with_capacity(rows);
+    let mut trick = Vec::with_capacity(rows);
+    let mut trump = Vec::with_capacity(rows);
+    let mut c1 = Vec::with_capacity(rows);
+    let mut c2 = Vec::with_capacity(rows);
+    let mut leader = Vec::with_capacity(rows);
+    let mut tw = Vec::with_capacity(rows);
+    let mut tp = Vec::with_capacity(rows);
+    let mut b1 = Vec::with_capacity(rows);
+    let mut b2 = Vec::with_capacity(rows);
+    let mut gw = Vec::with_capacity(rows);
+    let mut p1 = Vec::with_capacity(rows);
+    let mut p2 = Vec::with_capacity(rows);
+    for (i, g) in games.iter().enumerate() {
+        let id = (first_game_id + i as u64) as u32;
+        let o = &g.outcome;
+        let w = o.winner().map_or(0, seat_code);
+        for t in &g.tricks {
+            game_id.push(id);
+            trick.push(t.trick);
+            trump.push(o.trump as u8);
+            c1.push(t.card_g1.id());
+            c2.push(t.card_g2.id());
+            leader.push(seat_code(t.leader));
+            tw.push(seat_code(t.winner));
+            tp.push(t.points);
+            b1.push(o.briscole[0]);
+            b2.push(o.briscole[1]);
+            gw.push(w);
+            p1.push(o.points[0]);
+            p2.push(o.points[1]);
+        }
+    }
+    DataFrame::new(
+        rows,
+        vec![
+            Column::new("game_id".into(), game_id),
+            Column::new("trick".into(), trick),
+            Column::new("trump_suit".into(), trump),
+            Column::new("card_g1".into(), c1),
+            Column::new("card_g2".into(), c2),
+            Column::new("leader".into(), leader),
+            Column::new("trick_winner".into(), tw),
+            Column::new("trick_points".into(), tp),
+            Column::new("briscole_g1".into(), b1),
+            Column::new("briscole_g2".into(), b2),
+            Column::new("game_winner".into(), gw),
+            Column::new("points_g1".into(), p1),
+            Column::new("points_g2".into(), p2),
+        ],
+    )
+}
