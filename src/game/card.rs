@@ -56,6 +56,25 @@ const POINTS: [u8; 10] = [11, 0, 10, 0, 0, 0, 0, 2, 3, 4];
 /// Strength index by rank index, 0 = strongest: 1, 3, 10, 9, 8, 7, 6, 5, 4, 2.
 const STRENGTH: [u8; 10] = [0, 9, 1, 8, 7, 6, 5, 4, 3, 2];
 
+/// Per-card lookup tables, 64 entries so that `id & 63` needs no bounds check in the hot loop.
+/// `which`: 0 suit, 1 points, 2 strength.
+const fn table(which: u8) -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 40 {
+        t[i] = match which {
+            0 => (i / 10) as u8,
+            1 => POINTS[i % 10],
+            _ => STRENGTH[i % 10],
+        };
+        i += 1;
+    }
+    t
+}
+const SUIT_OF: [u8; 64] = table(0);
+const POINTS_OF: [u8; 64] = table(1);
+const STRENGTH_OF: [u8; 64] = table(2);
+
 /// A card, as its id `suit * 10 + rank - 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Card(u8);
@@ -85,7 +104,13 @@ impl Card {
     /// The suit.
     #[inline]
     pub const fn suit(self) -> Suit {
-        Suit::from_index(self.0 / 10)
+        Suit::from_index(SUIT_OF[(self.0 & 63) as usize])
+    }
+
+    /// The suit's index in `0..4` (deck order), without building a [`Suit`].
+    #[inline]
+    pub const fn suit_index(self) -> u8 {
+        SUIT_OF[(self.0 & 63) as usize]
     }
 
     /// The rank, 1 (Ace) to 10 (King).
@@ -97,13 +122,13 @@ impl Card {
     /// Card points (Table 1).
     #[inline]
     pub const fn points(self) -> u8 {
-        POINTS[(self.0 % 10) as usize]
+        POINTS_OF[(self.0 & 63) as usize]
     }
 
     /// In-suit strength index: 0 for the Ace (strongest) up to 9 for the Two (weakest).
     #[inline]
     pub const fn strength(self) -> u8 {
-        STRENGTH[(self.0 % 10) as usize]
+        STRENGTH_OF[(self.0 & 63) as usize]
     }
 
     /// Every card, in the released simulator's deck order.

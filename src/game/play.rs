@@ -101,8 +101,13 @@ impl Hand {
     #[inline]
     fn remove(&mut self, i: usize) -> Card {
         let c = self.cards[i];
-        let n = self.len as usize;
-        self.cards.copy_within(i + 1..n, i);
+        // Shift the later cards down by one (at most two moves; no memmove call).
+        if i < 1 {
+            self.cards[0] = self.cards[1];
+        }
+        if i < 2 {
+            self.cards[1] = self.cards[2];
+        }
         self.len -= 1;
         c
     }
@@ -139,6 +144,7 @@ where
     for trick in 1..=20u8 {
         let follower = 1 - leader;
         let stock_left = (40 - next) as u8;
+        #[inline(always)]
         fn view<'h>(
             hand: &'h Hand,
             table: Option<Card>,

@@ -109,3 +109,30 @@ impl Policy for AnyPolicy {
         }
     }
 }
+
+/// Work generic over a pair of concrete policies (see [`AnyPolicy::with_pair`]).
+pub trait PairWork {
+    /// The result.
+    type Output;
+    /// Do the work with `p1` in seat G1 and `p2` in seat G2.
+    fn run<P1: Policy, P2: Policy>(self, p1: &P1, p2: &P2) -> Self::Output;
+}
+
+impl AnyPolicy {
+    /// Run `work` with both policies as their concrete types, so the engine's loop is compiled
+    /// once per pair of kinds with the policies inlined (no per-decision dispatch).
+    pub fn with_pair<W: PairWork>(a: &AnyPolicy, b: &AnyPolicy, work: W) -> W::Output {
+        use AnyPolicy as A;
+        match (a, b) {
+            (A::Greedy(x), A::Greedy(y)) => work.run(x, y),
+            (A::Greedy(x), A::Hoarder(y)) => work.run(x, y),
+            (A::Greedy(x), A::Counter(y)) => work.run(x, y),
+            (A::Hoarder(x), A::Greedy(y)) => work.run(x, y),
+            (A::Hoarder(x), A::Hoarder(y)) => work.run(x, y),
+            (A::Hoarder(x), A::Counter(y)) => work.run(x, y),
+            (A::Counter(x), A::Greedy(y)) => work.run(x, y),
+            (A::Counter(x), A::Hoarder(y)) => work.run(x, y),
+            (A::Counter(x), A::Counter(y)) => work.run(x, y),
+        }
+    }
+}
