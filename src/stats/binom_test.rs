@@ -376,6 +376,22 @@ mod tests {
     }
 
     #[test]
+    fn matches_mpmath_big_n() {
+        // mpmath 1.4.1, mp.dps = 40: R's algorithm with log-gamma pmfs, every term summed,
+        // p = mpf(0.4905) (the double) and q = 1 - p exactly, for (54000, 108000, 0.4905),
+        // (52250, 108000, 0.4905), (53000, 108000, 0.4905). (With q rounded to a double,
+        // p + q = 1 + 6e-17 and the pmf total drifts by 6e-12 at this n, which is the size of
+        // scipy's and R's own disagreement with these values.)
+        let tight = |x: u64, want: f64| {
+            let got = binom_test(x, 108_000, 0.4905).unwrap().value.unwrap();
+            assert!(rel(got, want) < 1e-12, "{x}: {got} vs {want}");
+        };
+        tight(54_000, 4.3117607999624819e-10);
+        tight(52_250, 1.0482888568775311e-5);
+        tight(53_000, 0.87425294662415689);
+    }
+
+    #[test]
     fn matches_exact_rational_arithmetic() {
         // Python 3 fractions.Fraction: R's binom.test algorithm evaluated in exact rational
         // arithmetic (p = 4905/10000), printed with float(); scipy 1.17.1 binomtest agrees to
@@ -430,11 +446,16 @@ mod tests {
 
     #[test]
     fn pmf_matches_scipy() {
-        // scipy 1.17.1: scipy.stats.binom.logpmf(k, n, p) for (53000, 108000, 0.4905),
-        // (3, 10, 0.3), (0, 1_000_000, 0.4905)
+        // mpmath 1.4.1, mp.dps = 60, p = mpf(0.4905) (the double), q = 1 - p:
+        // log(binomial(n, k)) + k log(p) + (n - k) log(q) for (53000, 108000), (3, 10, p = 0.3),
+        // (0, 1_000_000); scipy 1.17.1's binom.logpmf(53000, 108000, 0.4905) is 1.6e-11 off.
         let b = Binomial::new(108_000, 0.4905);
-        assert!(rel(b.ln_pmf(53_000), -6.033088387914177) < 1e-13);
-        assert!(rel(Binomial::new(10, 0.3).ln_pmf(3), -1.321151277766889) < 1e-14);
+        assert!(
+            rel(b.ln_pmf(53_000), -6.0330883878173285473) < 1e-14,
+            "{}",
+            b.ln_pmf(53_000)
+        );
+        assert!(rel(Binomial::new(10, 0.3).ln_pmf(3), -1.321151277766888636) < 1e-14);
         assert!(
             rel(
                 Binomial::new(1_000_000, 0.4905).ln_pmf(0),

@@ -9,6 +9,7 @@ pub mod binom_test;
 pub mod chi_square;
 pub mod cholesky;
 pub mod correlation;
+pub mod erfc;
 pub mod error;
 pub mod logistic;
 pub mod normal_tail;

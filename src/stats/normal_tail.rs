@@ -1,43 +1,17 @@
-//! Standard normal tails and quantiles, in log space where the tail underflows: `ln erfc`,
-//! `Phi`, two-sided normal p-values and critical values.
+//! Standard normal tails and quantiles: `Phi`, ln P(Z > z), two-sided normal p-values and
+//! critical values, built on the accurate [`erfc`] / [`ln_erfc`] of [`crate::stats::erfc`].
 //!
-//! Invariant: [`ln_erfc`] is finite for every finite argument (it never goes through a
-//! probability that has underflowed to 0), so p-values built on it keep a finite log10.
+//! Invariant: tail p-values go through [`ln_erfc`], finite for every finite argument, so a
+//! p-value never underflows to 0 and keeps a finite log10.
 
-use std::f64::consts::{LN_2, PI, SQRT_2};
+use std::f64::consts::{LN_2, SQRT_2};
 
-use statrs::function::erf::{erfc, erfc_inv};
+use statrs::function::erf::erfc_inv;
+
+pub use crate::stats::erfc::{erfc, ln_erfc};
 
 use crate::stats::error::StatsError;
 use crate::stats::p_value::PValue;
-
-/// Above this argument `erfc` is evaluated by its asymptotic series in log space.
-/// erfc(26) is about 5.7e-296, still a normal double, so below it the direct value is exact
-/// to statrs' precision; above it the series' first omitted term is below 1e-16.
-const ASYMPTOTIC_FROM: f64 = 26.0;
-
-/// Natural logarithm of the complementary error function, accurate for all finite `x`
-/// (including where `erfc(x)` underflows: `x` > ~26.5).
-pub fn ln_erfc(x: f64) -> f64 {
-    if x.is_nan() {
-        return f64::NAN;
-    }
-    if x < ASYMPTOTIC_FROM {
-        return erfc(x).ln();
-    }
-    if x == f64::INFINITY {
-        return f64::NEG_INFINITY;
-    }
-    // erfc(x) = exp(-x^2) / (x sqrt(pi)) * sum_k (-1)^k (2k-1)!! / (2x^2)^k.
-    let t = 1.0 / (2.0 * x * x);
-    let mut term = 1.0;
-    let mut sum = 1.0;
-    for k in 1..=8 {
-        term *= -((2 * k - 1) as f64) * t;
-        sum += term;
-    }
-    -x * x - (x * PI.sqrt()).ln() + sum.ln()
-}
 
 /// Standard normal distribution function Phi(z) = P(Z <= z).
 pub fn normal_cdf(z: f64) -> f64 {
