@@ -80,6 +80,7 @@ pub fn chi_square_1df_p(statistic: f64) -> PValue {
 }
 
 #[cfg(test)]
+#[allow(clippy::excessive_precision)] // reference values pasted verbatim from the tools
 mod tests {
     use super::*;
 

@@ -90,6 +90,7 @@ impl Cholesky {
 }
 
 #[cfg(test)]
+#[allow(clippy::excessive_precision)] // reference values pasted verbatim from the tools
 mod tests {
     use super::*;
 
@@ -104,9 +105,9 @@ mod tests {
             assert!((g - w).abs() < 1e-14, "{x:?}");
         }
         let inv = c.inverse();
-        for i in 0..3 {
-            for j in 0..3 {
-                let prod: f64 = (0..3).map(|m| a[i * 3 + m] * inv[m][j]).sum();
+        for (i, a_row) in a.chunks(3).enumerate() {
+            for j in 0..inv.len() {
+                let prod: f64 = a_row.iter().zip(&inv).map(|(x, r)| x * r[j]).sum();
                 let id = if i == j { 1.0 } else { 0.0 };
                 assert!((prod - id).abs() < 1e-14);
             }

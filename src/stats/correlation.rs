@@ -97,6 +97,7 @@ fn pearson_unchecked(what: &'static str, x: &[f64], y: &[f64]) -> Result<f64, St
 }
 
 #[cfg(test)]
+#[allow(clippy::excessive_precision)] // reference values pasted verbatim from the tools
 mod tests {
     use super::*;
 

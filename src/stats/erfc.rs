@@ -173,6 +173,7 @@ fn tail_exponents(x: f64) -> (f64, f64) {
 }
 
 #[cfg(test)]
+#[allow(clippy::excessive_precision)] // reference values pasted verbatim from the tools
 mod tests {
     use super::*;
 

@@ -331,11 +331,12 @@ impl<'a> Data<'a> {
             ev.log_likelihood += s * eta - t * softplus;
             let resid = s - t * prob;
             let w = t * prob * (1.0 - prob);
-            for a in 0..k {
-                ev.score[a] += resid * xt[a];
-                let wa = w * xt[a];
-                for b in 0..=a {
-                    ev.info[a * k + b] += wa * xt[b];
+            for (a, &xa) in xt.iter().enumerate() {
+                ev.score[a] += resid * xa;
+                let wa = w * xa;
+                let info_row = &mut ev.info[a * k..=a * k + a];
+                for (cell, &xb) in info_row.iter_mut().zip(&xt[..=a]) {
+                    *cell += wa * xb;
                 }
             }
             if eta.abs() > ev.max_abs_eta {
@@ -585,6 +586,7 @@ fn newton(data: &Data, start: Start, options: &LogisticOptions) -> Result<Logist
 }
 
 #[cfg(test)]
+#[allow(clippy::excessive_precision)] // reference values pasted verbatim from the tools
 mod tests {
     use super::*;
 

@@ -48,6 +48,7 @@ pub fn z_critical(alpha_two_sided: f64) -> Result<f64, StatsError> {
 }
 
 #[cfg(test)]
+#[allow(clippy::excessive_precision)] // reference values pasted verbatim from the tools
 mod tests {
     use super::*;
 

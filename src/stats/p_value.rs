@@ -114,6 +114,7 @@ fn format_significant(v: f64, sig: usize) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::excessive_precision)] // reference values pasted verbatim from the tools
 mod tests {
     use super::*;
 

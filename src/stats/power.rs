@@ -73,6 +73,7 @@ pub fn power_cohens_h(h: f64, n: u64, alpha: f64) -> Result<f64, StatsError> {
 }
 
 #[cfg(test)]
+#[allow(clippy::excessive_precision)] // reference values pasted verbatim from the tools
 mod tests {
     use super::*;
 

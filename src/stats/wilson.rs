@@ -55,6 +55,7 @@ pub fn wilson(successes: u64, n: u64, confidence: f64) -> Result<Interval, Stats
 }
 
 #[cfg(test)]
+#[allow(clippy::excessive_precision)] // reference values pasted verbatim from the tools
 mod tests {
     use super::*;
 
