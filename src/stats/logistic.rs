@@ -772,6 +772,19 @@ mod tests {
     }
 
     #[test]
+    fn thread_count_does_not_change_a_bit() {
+        let (x, y) = reference_data(30_000, 5);
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| fit_logistic(&x, &y, &LogisticOptions::default()).unwrap())
+        };
+        assert_eq!(run(1), run(3));
+    }
+
+    #[test]
     fn perfect_separation_is_an_error() {
         let x = Array2::from_shape_fn((10, 1), |(i, _)| i as f64);
         let y: Vec<bool> = (0..10).map(|i| i >= 5).collect();
@@ -851,8 +864,10 @@ mod tests {
 
     #[test]
     fn intercept_only_model() {
-        // statsmodels 0.15.0: sm.GLM([1,1,1,0], np.ones(4), family=Binomial()).fit() gives
-        // params [log 3], bse [sqrt(4/3)] (analytically 1 / (n p (1 - p)) = 4/3).
+        // Analytic: b0 = logit(3/4) = ln 3, var = 1 / (n p (1 - p)) = 4/3. (statsmodels 0.15.0,
+        // sm.GLM([1,1,1,0], np.ones((4,1)), family=Binomial()).fit() at its default tolerance
+        // gives 1.0986122886651417 and 1.154699543801191: its IRLS stops one step short, and
+        // its bse uses the weights of the previous iterate.)
         let x = Array2::<f64>::zeros((4, 0));
         let fit =
             fit_logistic(&x, &[true, true, true, false], &LogisticOptions::default()).unwrap();
