@@ -17,6 +17,9 @@ pub enum RegressionError {
     /// The fit failed (separation, singular information, no data...).
     #[error("Table 4 regression: {0}")]
     Fit(#[from] stats::StatsError),
+    /// The row-level (linfa + Newton) and grouped (Newton) fits disagree.
+    #[error("Table 4 regression: the row-level fit (b = {0}, se = {2}) and the grouped fit (b = {1}, se = {3}) disagree; the solver did not converge")]
+    CrossCheck(f64, f64, f64, f64),
     /// The reference policy is not in the study.
     #[error("reference policy `{0}` is not among the study's policies ({1})")]
     Reference(String, String),
@@ -61,7 +64,18 @@ pub fn study_regression(shards: &[ShardCounts], s: &RegressSettings) -> Result<T
             }
         }
     }
-    let fit = stats::fit_logistic(&x, &y, s.confidence)?;
+    let options = stats::LogisticOptions { confidence: s.confidence, ..Default::default() };
+    let fit = stats::fit_logistic(&x, &y, &options)?;
+    // Cross-check: the same model on the grouped counts (one row per matchup and Delta) must
+    // reach the same optimum; a disagreement means a solver problem, never a result to report.
+    let (gx, gs, gt) = grouped_design(shards, &others);
+    let grouped = stats::fit_grouped(&gx, &gs, &gt, &options)?;
+    for (a, b) in fit.coefficients.iter().zip(&grouped.coefficients) {
+        let tol = 1e-7 * (1.0 + a.estimate.abs());
+        if (a.estimate - b.estimate).abs() > tol || (a.std_error - b.std_error).abs() > tol {
+            return Err(RegressionError::CrossCheck(a.estimate, b.estimate, a.std_error, b.std_error));
+        }
+    }
     let mut names = vec![("intercept".to_string(), "Intercept".to_string())];
     for o in &others {
         names.push((format!("g1_{o}"), format!("G1 = {o}")));
@@ -76,13 +90,13 @@ pub fn study_regression(shards: &[ShardCounts], s: &RegressSettings) -> Result<T
         .map(|(i, (term, label))| Term {
             term,
             label,
-            estimate: fit.coefficients[i],
-            std_error: fit.std_errors[i],
-            z: fit.z[i],
-            p_value: fit.p_values[i],
-            odds_ratio: fit.odds_ratios[i],
-            lo: fit.ci_lo[i],
-            hi: fit.ci_hi[i],
+            estimate: fit.coefficients[i].estimate,
+            std_error: fit.coefficients[i].std_error,
+            z: fit.coefficients[i].z_value,
+            p_value: fit.coefficients[i].p_value,
+            odds_ratio: fit.coefficients[i].odds_ratio,
+            lo: fit.coefficients[i].ci_lo,
+            hi: fit.coefficients[i].ci_hi,
         })
         .collect();
     Ok(Table4 {
@@ -90,7 +104,37 @@ pub fn study_regression(shards: &[ShardCounts], s: &RegressSettings) -> Result<T
         reference_policy: s.reference_policy.clone(),
         terms,
         log_likelihood: fit.log_likelihood,
-        iterations: fit.iterations,
+        iterations: fit.newton_iterations as u64
+            + match fit.warm_start {
+                stats::WarmStart::Linfa { iterations, .. } => iterations,
+                _ => 0,
+            },
         max_abs_gradient: fit.max_abs_gradient,
     })
+}
+
+/// One row per (matchup, Delta) with the counts: the grouped form of the same design.
+fn grouped_design(shards: &[ShardCounts], others: &[&String]) -> (Array2<f64>, Vec<u64>, Vec<u64>) {
+    let p = 2 * others.len() + 1;
+    let rows: usize = shards.iter().map(|c| c.deltas.len()).sum();
+    let mut x = Array2::<f64>::zeros((rows, p));
+    let (mut s, mut t) = (Vec::with_capacity(rows), Vec::with_capacity(rows));
+    let mut r = 0;
+    for c in shards {
+        let g1 = others.iter().position(|o| **o == c.g1_policy);
+        let g2 = others.iter().position(|o| **o == c.g2_policy);
+        for d in &c.deltas {
+            if let Some(i) = g1 {
+                x[[r, i]] = 1.0;
+            }
+            if let Some(j) = g2 {
+                x[[r, others.len() + j]] = 1.0;
+            }
+            x[[r, p - 1]] = d.delta as f64;
+            s.push(d.g1_wins);
+            t.push(d.non_tied);
+            r += 1;
+        }
+    }
+    (x, s, t)
 }

@@ -139,7 +139,11 @@ pub fn study_tests(shards: &[ShardCounts], s: &TestSettings) -> Result<StudyTest
     let p0 = base.g1_wins as f64 / base.non_tied as f64;
     let tests = shards.len() as u64 - 1;
     let alpha_per_test = s.family_alpha / tests.max(1) as f64;
-    let z_critical = stats::z_critical(alpha_per_test);
+    let st = |what: &str| {
+        let what = what.to_string();
+        move |source| StudyTestError::Stats { what: what.clone(), source }
+    };
+    let z_critical = stats::z_critical(alpha_per_test).map_err(st("critical value"))?;
     let mut cells = Vec::new();
     for c in shards.iter().filter(|c| !std::ptr::eq(*c, base)) {
         let p = stats::binom_test(c.g1_wins, c.non_tied, p0).map_err(|source| StudyTestError::Stats {
@@ -170,23 +174,22 @@ pub fn study_tests(shards: &[ShardCounts], s: &TestSettings) -> Result<StudyTest
 
     // Power, both ways.
     let min_cell = shards.iter().map(|c| c.non_tied).min().unwrap_or(0);
+    let h = stats::cohens_h(0.5 + s.power_delta, 0.5).map_err(st("Cohen's h"))?;
     let power = Power {
         normal_approx: PowerCalc {
             n: s.power_n,
             delta: s.power_delta,
             effect: s.power_delta / 0.5,
             alpha: alpha_per_test,
-            power: stats::power_normal_approx(s.power_delta, s.power_n, alpha_per_test),
+            power: stats::power_normal_approx(s.power_delta, s.power_n, alpha_per_test)
+                .map_err(st("power (normal approximation)"))?,
         },
-        cohens_h: {
-            let h = stats::cohens_h(0.5 + s.power_delta, 0.5);
-            PowerCalc {
-                n: min_cell,
-                delta: s.power_delta,
-                effect: h,
-                alpha: alpha_per_test,
-                power: stats::power_cohens_h(h, min_cell, alpha_per_test),
-            }
+        cohens_h: PowerCalc {
+            n: min_cell,
+            delta: s.power_delta,
+            effect: h,
+            alpha: alpha_per_test,
+            power: stats::power_cohens_h(h, min_cell, alpha_per_test).map_err(st("power (Cohen's h)"))?,
         },
     };
 

@@ -1,7 +1,30 @@
-//! Statistics of the paper's section 4, checked against R, scipy and statsmodels.
+//! Statistics of the paper's section 4, checked against R's algorithms through scipy and
+//! statsmodels: Wilson intervals, the Yates chi-square, exact binomial tests with Bonferroni,
+//! power, correlations, and logistic regression.
 //!
-//! Invariant: every function here is pure and deterministic.
+//! Invariant: every function here is pure and deterministic (parallel sums are chunked and added
+//! in a fixed order), and bad input is an [`StatsError`], never a panic.
 
+pub mod binom_test;
+pub mod chi_square;
+pub mod cholesky;
+pub mod correlation;
+pub mod erfc;
+pub mod error;
+pub mod logistic;
+pub mod normal_tail;
 pub mod p_value;
-mod pending;
-pub use pending::*;
+pub mod power;
+pub mod wilson;
+
+pub use binom_test::{binom_test, bonferroni};
+pub use chi_square::{ChiSquareTest, chi_square_1df_p, chi_square_yates};
+pub use correlation::{average_ranks, pearson, spearman};
+pub use error::StatsError;
+pub use logistic::{
+    Coefficient, LogisticFit, LogisticOptions, WarmStart, fit_grouped, fit_logistic,
+};
+pub use normal_tail::{ln_erfc, normal_cdf, two_sided_normal_p, z_critical};
+pub use p_value::PValue;
+pub use power::{cohens_h, power_cohens_h, power_normal_approx};
+pub use wilson::wilson;

@@ -65,7 +65,7 @@ impl DealStream {
     pub fn dotnet(seed: i32, first_game: u64) -> DealStream {
         let mut rng = DotNetRandom::new(seed);
         for _ in 0..first_game * DRAWS_PER_GAME {
-            rng.next();
+            rng.next_int();
         }
         DealStream::Dotnet(Box::new(rng))
     }

@@ -68,7 +68,7 @@ impl DotNetRandom {
 
     /// `Next()`: a non-negative int below `i32::MAX`.
     #[inline]
-    pub fn next(&mut self) -> i32 {
+    pub fn next_int(&mut self) -> i32 {
         self.internal_sample()
     }
 
@@ -93,7 +93,7 @@ mod tests {
     #[test]
     fn seed_42_next() {
         let mut r = DotNetRandom::new(42);
-        let got: Vec<i32> = (0..5).map(|_| r.next()).collect();
+        let got: Vec<i32> = (0..5).map(|_| r.next_int()).collect();
         assert_eq!(got, [1434747710, 302596119, 269548474, 1122627734, 361709742]);
     }
 
@@ -120,15 +120,15 @@ mod tests {
     #[test]
     fn runtime_suite_seeds_0_1_and_minus_1() {
         let mut r = DotNetRandom::new(0);
-        let got: Vec<i32> = (0..3).map(|_| r.next()).collect();
+        let got: Vec<i32> = (0..3).map(|_| r.next_int()).collect();
         assert_eq!(got, [1559595546, 1755192844, 1649316166]);
         let mut r = DotNetRandom::new(1);
-        let got: Vec<i32> = (0..3).map(|_| r.next()).collect();
+        let got: Vec<i32> = (0..3).map(|_| r.next_int()).collect();
         assert_eq!(got, [534011718, 237820880, 1002897798]);
         let mut a = DotNetRandom::new(-1);
         let mut b = DotNetRandom::new(1);
         for _ in 0..100 {
-            assert_eq!(a.next(), b.next());
+            assert_eq!(a.next_int(), b.next_int());
         }
     }
 
@@ -136,6 +136,6 @@ mod tests {
     fn int_min_seed_does_not_overflow() {
         let mut a = DotNetRandom::new(i32::MIN);
         let mut b = DotNetRandom::new(i32::MAX);
-        assert_eq!(a.next(), b.next());
+        assert_eq!(a.next_int(), b.next_int());
     }
 }
