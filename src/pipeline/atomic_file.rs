@@ -118,10 +118,10 @@ pub fn write_atomic(dest: &Path, bytes: &[u8]) -> Result<(), AtomicFileError> {
 
 /// Best-effort fsync of `path`'s directory so a completed rename survives a power cut.
 pub fn sync_parent(path: &Path) {
-    if let Some(parent) = path.parent() {
-        if let Ok(d) = File::open(parent) {
-            let _ = d.sync_all();
-        }
+    if let Some(parent) = path.parent()
+        && let Ok(d) = File::open(parent)
+    {
+        let _ = d.sync_all();
     }
 }
 

@@ -365,15 +365,15 @@ impl Config {
                     "a greedy policy has no threshold; remove the field (it applies to kind = \"hoarder\" and \"counter\")".into(),
                 ));
             }
-            if let Some(t) = p.threshold {
-                if t > MAX_THRESHOLD {
-                    return Err(bad(
-                        &format!("policies.{name}.threshold"),
-                        format!(
-                            "{t} points is out of range; use 0 to {MAX_THRESHOLD} (a led card is worth at most 11 points, so 12 or more means never overtrump)"
-                        ),
-                    ));
-                }
+            if let Some(t) = p.threshold
+                && t > MAX_THRESHOLD
+            {
+                return Err(bad(
+                    &format!("policies.{name}.threshold"),
+                    format!(
+                        "{t} points is out of range; use 0 to {MAX_THRESHOLD} (a led card is worth at most 11 points, so 12 or more means never overtrump)"
+                    ),
+                ));
             }
         }
         check_games(sim.games, sim.policies.len()).map_err(|m| bad("simulate.games", m))?;
@@ -777,10 +777,10 @@ impl Locator<'_> {
                     toml::de::DeValue::Array(a) => {
                         for (i, e) in a.iter().enumerate() {
                             if e.span().contains(&offset) {
-                                if let toml::de::DeValue::Table(t) = e.get_ref() {
-                                    if let Some(f) = walk(t, offset, &format!("{name}[{i}]")) {
-                                        return Some(f);
-                                    }
+                                if let toml::de::DeValue::Table(t) = e.get_ref()
+                                    && let Some(f) = walk(t, offset, &format!("{name}[{i}]"))
+                                {
+                                    return Some(f);
                                 }
                                 return Some(name);
                             }
@@ -819,7 +819,7 @@ impl Locator<'_> {
             table = None;
             match (v.get_ref(), index) {
                 (toml::de::DeValue::Array(a), Some(i)) => {
-                    if let Some(e) = a.iter().nth(i) {
+                    if let Some(e) = a.get(i) {
                         best = Some(e.span().start);
                     }
                 }

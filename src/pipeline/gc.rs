@@ -11,9 +11,11 @@ use serde::Serialize;
 use super::content_store::ContentStore;
 use super::layout::Layout;
 use super::lock_file::LockFile;
+use super::publisher::Publisher;
 use super::run_cache::RunCache;
 use super::run_mutex::RunMutex;
 use super::runner::RunError;
+use super::stat_cache::StatCache;
 
 /// What gc removed.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -36,8 +38,8 @@ impl GcReport {
 }
 
 /// Remove unreferenced run records and objects. `_held` proves the caller holds the run mutex.
-/// With `plan_ids`, job records of jobs no longer in the plan are removed first (so they stop
-/// keeping their outputs alive).
+/// With `plan_ids`, job records of jobs no longer in the plan are removed first, with any files
+/// they still publish (so they stop keeping their outputs alive).
 pub fn collect_garbage(
     layout: &Layout,
     plan_ids: Option<&BTreeSet<String>>,
@@ -55,12 +57,21 @@ pub fn collect_garbage(
         .collect();
     let mut report = GcReport::default();
     for rec in runs.list_jobs()? {
-        if let Some(ids) = plan_ids {
-            if !ids.contains(&rec.job) {
-                runs.remove_job(&rec.job)?;
-                report.job_records_removed.push(rec.job.clone());
-                continue;
-            }
+        if let Some(ids) = plan_ids
+            && !ids.contains(&rec.job)
+        {
+            // Withdraw its published files first, or nothing would remember them.
+            let mut stat = StatCache::load(&layout.stat_cache(), layout.root());
+            Publisher::new(layout, &store).publish(
+                &rec.job,
+                "",
+                &Default::default(),
+                &rec.published,
+                &mut stat,
+            )?;
+            runs.remove_job(&rec.job)?;
+            report.job_records_removed.push(rec.job.clone());
+            continue;
         }
         keep_keys.insert(rec.components.key.clone());
         keep_objects.extend(rec.outputs.values().cloned());

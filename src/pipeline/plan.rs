@@ -93,7 +93,7 @@ pub fn plan(cfg: &Config) -> Result<Vec<Job>, PlanError> {
                         let mut s = String::from("game,g1_wins\n");
                         for g in 0..per.min(500) {
                             let h = sha256_hex(format!("{seed}/{g}").as_bytes());
-                            let win = u8::from(h.as_bytes()[0] % 2 == 0);
+                            let win = u8::from(h.as_bytes()[0].is_multiple_of(2));
                             let _ = writeln!(s, "{g},{win}");
                         }
                         write(out, "games.csv", &s)

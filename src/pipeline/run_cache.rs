@@ -104,10 +104,10 @@ fn list_json(dir: &Path) -> Result<Vec<(String, PathBuf)>, RunCacheError> {
     for entry in rd {
         let entry = entry.map_err(io_err("list", dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(stem) = name.strip_suffix(".json") {
-            if !stem.starts_with('.') {
-                out.push((stem.to_string(), entry.path()));
-            }
+        if let Some(stem) = name.strip_suffix(".json")
+            && !stem.starts_with('.')
+        {
+            out.push((stem.to_string(), entry.path()));
         }
     }
     out.sort();

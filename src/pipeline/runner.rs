@@ -351,10 +351,10 @@ pub fn validate_plan(plan: &[Job]) -> Result<(), RunError> {
                 ));
             }
         }
-        if let Some(p) = &job.publish {
-            if !p.is_empty() {
-                check_publish_rel(p).map_err(|m| bad(&job.id, format!("publish directory {m}")))?;
-            }
+        if let Some(p) = &job.publish
+            && !p.is_empty()
+        {
+            check_publish_rel(p).map_err(|m| bad(&job.id, format!("publish directory {m}")))?;
         }
         if !seen.insert(job.id.as_str()) {
             return Err(bad(&job.id, "duplicate job id".into()));
@@ -630,16 +630,17 @@ impl Runner {
                             r.push(Reason::SeenBefore);
                             r
                         };
-                        if let Some(entry) = lock.jobs.get(&job.id) {
-                            if entry.key == comps.key && entry.outputs != outputs {
-                                repro.extend(repro_diff(
-                                    &job.id,
-                                    &comps.key,
-                                    &entry.outputs,
-                                    &outputs,
-                                    false,
-                                ));
-                            }
+                        if let Some(entry) = lock.jobs.get(&job.id)
+                            && entry.key == comps.key
+                            && entry.outputs != outputs
+                        {
+                            repro.extend(repro_diff(
+                                &job.id,
+                                &comps.key,
+                                &entry.outputs,
+                                &outputs,
+                                false,
+                            ));
                         }
                         report.outputs = outputs.clone();
                         done.insert(
@@ -719,16 +720,17 @@ impl Runner {
             };
 
             // The lock's verdict.
-            if let Some(entry) = lock.jobs.get(&job.id) {
-                if entry.key == comps.key && entry.outputs != outputs {
-                    repro.extend(repro_diff(
-                        &job.id,
-                        &comps.key,
-                        &entry.outputs,
-                        &outputs,
-                        report.outcome == Outcome::Ran,
-                    ));
-                }
+            if let Some(entry) = lock.jobs.get(&job.id)
+                && entry.key == comps.key
+                && entry.outputs != outputs
+            {
+                repro.extend(repro_diff(
+                    &job.id,
+                    &comps.key,
+                    &entry.outputs,
+                    &outputs,
+                    report.outcome == Outcome::Ran,
+                ));
             }
 
             // Publish, then record the job's state.
@@ -736,18 +738,23 @@ impl Runner {
                 .as_ref()
                 .map(|p| p.published.clone())
                 .unwrap_or_default();
+            if let Some(dir) = &job.publish {
+                for name in outputs.keys() {
+                    let rel = Layout::published_rel(dir, name);
+                    if let Some(other) = published_by.insert(rel.clone(), job.id.clone()) {
+                        return Err(RunError::InvalidPlan {
+                            job: job.id.clone(),
+                            message: format!(
+                                "publishes `{rel}`, which job `{other}` also publishes"
+                            ),
+                        });
+                    }
+                }
+            }
             let published = match &job.publish {
                 Some(dir) => publisher.publish(&job.id, dir, &outputs, &previous, &mut stat)?,
                 None => publisher.publish(&job.id, "", &BTreeMap::new(), &previous, &mut stat)?,
             };
-            for rel in &published.files {
-                if let Some(other) = published_by.insert(rel.clone(), job.id.clone()) {
-                    return Err(RunError::InvalidPlan {
-                        job: job.id.clone(),
-                        message: format!("publishes `{rel}`, which job `{other}` also publishes"),
-                    });
-                }
-            }
             if report.outcome == Outcome::Cached && !published.written.is_empty() {
                 report
                     .reasons
@@ -982,14 +989,14 @@ impl Runner {
             }
             outputs.insert(name, hash);
         }
-        if let Some((ms, stage)) = sleep_hook {
-            if stage.is_none_or(|s| s == job.stage) {
-                eprintln!(
-                    "{TEST_SLEEP_ENV}: sleeping {ms} ms in {} (objects stored, records not yet written)",
-                    job.id
-                );
-                std::thread::sleep(Duration::from_millis(*ms));
-            }
+        if let Some((ms, stage)) = sleep_hook
+            && stage.is_none_or(|s| s == job.stage)
+        {
+            eprintln!(
+                "{TEST_SLEEP_ENV}: sleeping {ms} ms in {} (objects stored, records not yet written)",
+                job.id
+            );
+            std::thread::sleep(Duration::from_millis(*ms));
         }
         Ok(outputs)
     }

@@ -110,10 +110,10 @@ impl StatCache {
         };
         let key = self.key(path);
         self.touched.insert(key.clone());
-        if let Some(e) = self.doc.entries.get(&key) {
-            if e.stat == stat {
-                return Ok(Some(e.sha256.clone()));
-            }
+        if let Some(e) = self.doc.entries.get(&key)
+            && e.stat == stat
+        {
+            return Ok(Some(e.sha256.clone()));
         }
         let sha = sha256_file(path)?;
         // Only remember it if the file did not change while we hashed it.
