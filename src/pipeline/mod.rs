@@ -2,8 +2,31 @@
 //!
 //! Invariant: a job's recorded outputs are only ever trusted after their bytes hash to the
 //! recorded sha256.
+//!
+//! Files under `outputs/` (see [`layout::Layout`]):
+//! - `pipeline.lock` (committed): per job its cache key and output hashes ([`lock_file`]).
+//! - `<publish>/<name>`: published outputs, hard links into the store ([`publisher`]).
+//! - `.cache/objects/<sha256>`: the content store ([`content_store`]).
+//! - `.cache/runs/<key>.json`: key -> output hashes, for every key ever completed ([`run_cache`]).
+//! - `.cache/jobs/<id, / as __>.json`: each job's last key components, for rerun reasons.
+//! - `.cache/stat-cache.json`: stat -> sha256 hints for fast no-op runs ([`stat_cache`]).
+//! - `.cache/run.lock`: the run mutex, holding the pid and command of the run ([`run_mutex`]).
+//! - `.cache/tmp/`: scratch directories of running jobs; `.cache/last-run.json`: timings.
 
+pub mod atomic_file;
+pub mod cache_key;
 pub mod config;
+pub mod content_store;
+pub mod dag;
+pub mod gc;
 pub mod job;
+pub mod layout;
+pub mod lock_file;
 pub mod plan;
+pub mod publisher;
+pub mod run_cache;
+pub mod run_mutex;
+pub mod runner;
 pub mod stages;
+pub mod stat_cache;
+pub mod verify;

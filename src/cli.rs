@@ -1,0 +1,442 @@
+//! The command line: [`Cli`] (clap derive) and [`execute`], which runs a parsed command and
+//! returns the process exit code.
+//!
+//! Invariant: every failure maps to exactly one documented [`Exit`] code and one message on
+//! stderr naming what failed; stdout carries only the command's report.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use briscola::pipeline::config::{Config, ConfigError};
+use briscola::pipeline::dag::Dag;
+use briscola::pipeline::gc::collect_garbage;
+use briscola::pipeline::job::{Job, StageName};
+use briscola::pipeline::layout::Layout;
+use briscola::pipeline::lock_file::LockError;
+use briscola::pipeline::plan::{PlanError, plan};
+use briscola::pipeline::run_mutex::{RunMutex, RunMutexError, WaitPolicy};
+use briscola::pipeline::runner::{
+    JobReport, Outcome, RunError, RunObserver, RunOptions, RunReport, RunStatus, Runner,
+};
+use briscola::pipeline::verify::verify;
+
+/// `println!` that ignores a closed stdout (e.g. piped into `head`) instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `print!` that ignores a closed stdout.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` that ignores a closed stderr.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+/// The documented exit codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Exit {
+    /// Success.
+    Ok = 0,
+    /// A stage failed (or another runtime error, e.g. I/O).
+    StageFailed = 1,
+    /// Bad config file or command-line usage.
+    BadInput = 2,
+    /// Reproducibility failure: a job's key matches the lock but its bytes do not.
+    Reproducibility = 3,
+    /// `verify` found missing or corrupt outputs.
+    VerifyFailed = 4,
+    /// Another run holds the outputs lock (`--no-wait`).
+    Busy = 5,
+}
+
+/// The exit-code table shown by `--help`.
+pub const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  a stage failed (or another runtime error, e.g. I/O)
+  2  bad config file or command-line usage
+  3  reproducibility failure: a job's cache key matches outputs/pipeline.lock but its bytes differ
+  4  verify found missing, changed or corrupt outputs
+  5  another run holds the outputs lock (run --no-wait)";
+
+/// briscola: the Giacomelli (2026) Briscola study as a reproducible, cached stage pipeline.
+#[derive(Debug, Parser)]
+#[command(name = "briscola", version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the pipeline: reuse what is cached, run what changed, check against the lock.
+    #[command(after_help = EXIT_CODES)]
+    Run(RunArgs),
+    /// Say what `run` would do, and why, without running anything.
+    #[command(after_help = EXIT_CODES)]
+    Status(StatusArgs),
+    /// Show the jobs stage by stage with their dependencies.
+    #[command(after_help = EXIT_CODES)]
+    Dag(DagArgs),
+    /// Re-hash every published output against outputs/pipeline.lock, and every cached object.
+    #[command(after_help = EXIT_CODES)]
+    Verify(ConfigArgs),
+    /// Delete cached objects and run records that neither the lock nor any job refers to.
+    #[command(after_help = EXIT_CODES)]
+    Gc(ConfigArgs),
+    // The lead's `simulate` and `export` subcommands go here.
+}
+
+/// `--config`
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    /// The study file; outputs go to `outputs/` beside it.
+    #[arg(long, value_name = "FILE", default_value = "pipeline.toml")]
+    pub config: PathBuf,
+}
+
+/// A stage name on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StageArg {
+    /// simulate
+    Simulate,
+    /// aggregate
+    Aggregate,
+    /// test
+    Test,
+    /// regress
+    Regress,
+    /// plot
+    Plot,
+    /// render
+    Render,
+}
+
+impl From<StageArg> for StageName {
+    fn from(s: StageArg) -> StageName {
+        match s {
+            StageArg::Simulate => StageName::Simulate,
+            StageArg::Aggregate => StageName::Aggregate,
+            StageArg::Test => StageName::Test,
+            StageArg::Regress => StageName::Regress,
+            StageArg::Plot => StageName::Plot,
+            StageArg::Render => StageName::Render,
+        }
+    }
+}
+
+/// `run`
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    config: ConfigArgs,
+    /// Re-run every job of this stage even if cached (repeatable).
+    #[arg(long, value_enum, value_name = "STAGE")]
+    pub force: Vec<StageArg>,
+    /// Say what would run and why; run and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// If another run holds the outputs, fail (exit 5) instead of waiting.
+    #[arg(long)]
+    pub no_wait: bool,
+}
+
+/// `status`
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    #[command(flatten)]
+    config: ConfigArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dag`
+#[derive(Debug, Args)]
+pub struct DagArgs {
+    #[command(flatten)]
+    config: ConfigArgs,
+    /// Print a Mermaid flowchart instead of text.
+    #[arg(long)]
+    pub mermaid: bool,
+}
+
+/// Why a command failed.
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error(transparent)]
+    Mutex(#[from] RunMutexError),
+}
+
+impl CliError {
+    fn exit(&self) -> Exit {
+        match self {
+            CliError::Config(_) | CliError::Plan(_) => Exit::BadInput,
+            CliError::Run(RunError::Mutex(RunMutexError::Held { .. }))
+            | CliError::Mutex(RunMutexError::Held { .. }) => Exit::Busy,
+            CliError::Run(RunError::Lock(LockError::Parse { .. })) => Exit::BadInput,
+            _ => Exit::StageFailed,
+        }
+    }
+}
+
+/// Run a parsed command; returns the exit code.
+pub fn execute(cli: Cli) -> Exit {
+    let result = match cli.command {
+        Command::Run(a) => cmd_run(a),
+        Command::Status(a) => cmd_status(a),
+        Command::Dag(a) => cmd_dag(a),
+        Command::Verify(a) => cmd_verify(a),
+        Command::Gc(a) => cmd_gc(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            errln!("error: {e}");
+            e.exit()
+        }
+    }
+}
+
+fn load(config: &Path) -> Result<(Config, Vec<Job>, Layout), CliError> {
+    let cfg = Config::load(config)?;
+    let jobs = plan(&cfg)?;
+    Ok((cfg, jobs, Layout::for_config(config)))
+}
+
+/// Prints each job's line as it finishes.
+struct Printer;
+
+impl RunObserver for Printer {
+    fn waiting_for_lock(&mut self, holder: &str) {
+        errln!(
+            "waiting: another run holds the outputs ({holder}); it will start when that run ends"
+        );
+    }
+    fn job_finished(&mut self, report: &JobReport) {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", report.line());
+        let _ = out.flush();
+    }
+}
+
+fn print_notes(report: &RunReport) {
+    let mut notes: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for j in &report.jobs {
+        if let Some(n) = &j.note {
+            notes.entry(n.as_str()).or_default().push(&j.id);
+        }
+    }
+    for (note, ids) in notes {
+        let who = match ids.as_slice() {
+            [one] => one.to_string(),
+            [first, rest @ ..] => format!("{first} and {} more", rest.len()),
+            [] => continue,
+        };
+        outln!("note ({who}): {note}");
+    }
+}
+
+fn print_repro(report: &RunReport, lock: &Path) {
+    if report.repro_failures.is_empty() {
+        return;
+    }
+    errln!(
+        "error: reproducibility failure: {} output(s) differ from {} although their cache keys are unchanged:",
+        report.repro_failures.len(),
+        lock.display()
+    );
+    for f in &report.repro_failures {
+        errln!("  {f}");
+    }
+    if report.dry_run {
+        errln!("(dry run: nothing was written)");
+    } else {
+        errln!(
+            "The lock was not updated. If the change is intended (e.g. a fix that did not change the code fingerprint), delete those jobs' entries from {} and run again.",
+            lock.display()
+        );
+    }
+}
+
+fn status_exit(report: &RunReport) -> Exit {
+    match report.status() {
+        RunStatus::Ok => Exit::Ok,
+        RunStatus::StageFailed => Exit::StageFailed,
+        RunStatus::Reproducibility => Exit::Reproducibility,
+    }
+}
+
+fn cmd_run(a: RunArgs) -> Result<Exit, CliError> {
+    let (_cfg, jobs, layout) = load(&a.config.config)?;
+    let opts = RunOptions {
+        force: a.force.iter().map(|s| StageName::from(*s)).collect(),
+        dry_run: a.dry_run,
+        wait: if a.no_wait {
+            WaitPolicy::NoWait
+        } else {
+            WaitPolicy::Wait
+        },
+        command: format!("briscola run --config {}", a.config.config.display()),
+    };
+    let runner = Runner::new(layout.clone());
+    let report = runner.run(&jobs, &opts, &mut Printer)?;
+    if a.dry_run {
+        print_notes(&report);
+    }
+    outln!("{}", report.summary());
+    if let Some(f) = report.jobs.iter().find(|j| j.outcome == Outcome::Failed) {
+        errln!(
+            "error: job {} failed: {}",
+            f.id,
+            f.error.as_deref().unwrap_or("unknown error")
+        );
+    }
+    print_repro(&report, &layout.lock_file());
+    Ok(status_exit(&report))
+}
+
+fn cmd_status(a: StatusArgs) -> Result<Exit, CliError> {
+    let (_cfg, jobs, layout) = load(&a.config.config)?;
+    let runner = Runner::new(layout.clone());
+    let report = runner.status(&jobs, &BTreeSet::new())?;
+    if a.json {
+        let jobs_json: Vec<serde_json::Value> = report
+            .jobs
+            .iter()
+            .map(|j| {
+                serde_json::json!({
+                    "id": j.id,
+                    "stage": j.stage,
+                    "outcome": j.outcome,
+                    "reasons": j.reasons.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    "note": j.note,
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "jobs": jobs_json,
+            "cached": report.count(Outcome::Cached),
+            "would_run": report.count(Outcome::WouldRun),
+            "reproducibility_failures": report.repro_failures.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        });
+        outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    } else {
+        for j in &report.jobs {
+            outln!("{}", j.line());
+        }
+        print_notes(&report);
+        outln!("{}", report.summary());
+    }
+    print_repro(&report, &layout.lock_file());
+    Ok(status_exit(&report))
+}
+
+fn cmd_dag(a: DagArgs) -> Result<Exit, CliError> {
+    let (_cfg, jobs, _layout) = load(&a.config.config)?;
+    let dag = Dag::new(&jobs);
+    out!(
+        "{}",
+        if a.mermaid {
+            dag.to_mermaid()
+        } else {
+            dag.to_text()
+        }
+    );
+    Ok(Exit::Ok)
+}
+
+fn take_mutex(layout: &Layout, command: &str) -> Result<RunMutex, CliError> {
+    Ok(RunMutex::acquire(
+        &layout.run_mutex(),
+        command,
+        WaitPolicy::Wait,
+        &mut |h| Printer.waiting_for_lock(h),
+    )?)
+}
+
+fn cmd_verify(a: ConfigArgs) -> Result<Exit, CliError> {
+    let (_cfg, jobs, layout) = load(&a.config)?;
+    let _m = take_mutex(
+        &layout,
+        &format!("briscola verify --config {}", a.config.display()),
+    )?;
+    let report = verify(&layout, &jobs)?;
+    for p in &report.problems {
+        outln!("{p}");
+    }
+    if report.dangling_records > 0 {
+        outln!(
+            "note: {} run record(s) name objects no longer in the store; those jobs will re-run if needed",
+            report.dangling_records
+        );
+    }
+    let lock = layout.lock_file();
+    if report.ok() {
+        outln!(
+            "verify: ok: {} published files match {}, {} cached objects intact",
+            report.files_checked,
+            lock.display(),
+            report.objects_checked
+        );
+        Ok(Exit::Ok)
+    } else {
+        errln!(
+            "error: verify found {} problem(s) ({} published files and {} cached objects checked against {}); `briscola run` restores or rebuilds them",
+            report.problems.len(),
+            report.files_checked,
+            report.objects_checked,
+            lock.display()
+        );
+        Ok(Exit::VerifyFailed)
+    }
+}
+
+fn cmd_gc(a: ConfigArgs) -> Result<Exit, CliError> {
+    let (_cfg, jobs, layout) = load(&a.config)?;
+    let m = take_mutex(
+        &layout,
+        &format!("briscola gc --config {}", a.config.display()),
+    )?;
+    let ids: BTreeSet<String> = jobs.iter().map(|j| j.id.clone()).collect();
+    let report = collect_garbage(&layout, Some(&ids), &m)?;
+    for j in &report.job_records_removed {
+        outln!("removed job record {j} (no longer in the plan)");
+    }
+    for k in &report.runs_removed {
+        outln!("removed run record {k}");
+    }
+    for (h, size) in &report.objects_removed {
+        outln!("removed object {h} ({size} bytes)");
+    }
+    outln!(
+        "gc: removed {} object(s), {} bytes freed; {} run record(s), {} job record(s); kept {} object(s)",
+        report.objects_removed.len(),
+        report.bytes_freed(),
+        report.runs_removed.len(),
+        report.job_records_removed.len(),
+        report.objects_kept
+    );
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,100 @@
+//! Garbage collection: [`collect_garbage`] drops run records and store objects that neither
+//! the lock nor any job record refers to, and returns a [`GcReport`].
+//!
+//! Invariant: gc runs only under the run mutex, and never removes an object named by the lock,
+//! by a job's last record, or by a run record it keeps; so the current study stays fully cached.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::content_store::ContentStore;
+use super::layout::Layout;
+use super::lock_file::LockFile;
+use super::publisher::Publisher;
+use super::run_cache::RunCache;
+use super::run_mutex::RunMutex;
+use super::runner::RunError;
+use super::stat_cache::StatCache;
+
+/// What gc removed.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GcReport {
+    /// Job records removed (jobs no longer in the plan).
+    pub job_records_removed: Vec<String>,
+    /// Run records removed (cache keys).
+    pub runs_removed: Vec<String>,
+    /// Objects removed: (hash, bytes).
+    pub objects_removed: Vec<(String, u64)>,
+    /// Objects kept.
+    pub objects_kept: usize,
+}
+
+impl GcReport {
+    /// Bytes freed by removing objects.
+    pub fn bytes_freed(&self) -> u64 {
+        self.objects_removed.iter().map(|(_, b)| b).sum()
+    }
+}
+
+/// Remove unreferenced run records and objects. `_held` proves the caller holds the run mutex.
+/// With `plan_ids`, job records of jobs no longer in the plan are removed first, with any files
+/// they still publish (so they stop keeping their outputs alive).
+pub fn collect_garbage(
+    layout: &Layout,
+    plan_ids: Option<&BTreeSet<String>>,
+    _held: &RunMutex,
+) -> Result<GcReport, RunError> {
+    let store = ContentStore::new(layout.objects());
+    let runs = RunCache::new(layout);
+    let lock = LockFile::load(&layout.lock_file())?;
+
+    let mut keep_keys: BTreeSet<String> = lock.jobs.values().map(|e| e.key.clone()).collect();
+    let mut keep_objects: BTreeSet<String> = lock
+        .jobs
+        .values()
+        .flat_map(|e| e.outputs.values().cloned())
+        .collect();
+    let mut report = GcReport::default();
+    for rec in runs.list_jobs()? {
+        if let Some(ids) = plan_ids
+            && !ids.contains(&rec.job)
+        {
+            // Withdraw its published files first, or nothing would remember them.
+            let mut stat = StatCache::load(&layout.stat_cache(), layout.root());
+            Publisher::new(layout, &store).publish(
+                &rec.job,
+                "",
+                &Default::default(),
+                &rec.published,
+                &mut stat,
+            )?;
+            runs.remove_job(&rec.job)?;
+            report.job_records_removed.push(rec.job.clone());
+            continue;
+        }
+        keep_keys.insert(rec.components.key.clone());
+        keep_objects.extend(rec.outputs.values().cloned());
+    }
+
+    for key in runs.list_run_keys()? {
+        if keep_keys.contains(&key) {
+            if let Some(rec) = runs.get_run(&key)? {
+                keep_objects.extend(rec.outputs.values().cloned());
+            }
+        } else {
+            runs.remove_run(&key)?;
+            report.runs_removed.push(key);
+        }
+    }
+    for (hash, size) in store.list()? {
+        if keep_objects.contains(&hash) {
+            report.objects_kept += 1;
+        } else {
+            store.remove(&hash)?;
+            report.objects_removed.push((hash, size));
+        }
+    }
+    store.remove_temp_files()?;
+    Ok(report)
+}
