@@ -99,7 +99,12 @@ pub enum Command {
     /// Delete cached objects and run records that neither the lock nor any job refers to.
     #[command(after_help = EXIT_CODES)]
     Gc(ConfigArgs),
-    // The lead's `simulate` and `export` subcommands go here.
+    /// Play an ad-hoc tournament outside the pipeline into a directory of Parquet tables.
+    #[command(after_help = EXIT_CODES)]
+    Simulate(crate::cli_tournament::SimulateArgs),
+    /// Export a tournament's trick log or game table as CSV or Parquet.
+    #[command(after_help = EXIT_CODES)]
+    Export(crate::cli_tournament::ExportArgs),
 }
 
 /// `--config`
@@ -209,6 +214,8 @@ pub fn execute(cli: Cli) -> Exit {
         Command::Dag(a) => cmd_dag(a),
         Command::Verify(a) => cmd_verify(a),
         Command::Gc(a) => cmd_gc(a),
+        Command::Simulate(a) => return crate::cli_tournament::simulate(a),
+        Command::Export(a) => return crate::cli_tournament::export(a),
     };
     match result {
         Ok(code) => code,
