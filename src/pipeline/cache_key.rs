@@ -70,6 +70,8 @@ pub enum Reason {
     UpstreamReruns(Vec<String>),
     /// These published files were missing or differed and were restored from the store.
     Republished(Vec<String>),
+    /// Dry run: these published files are missing or differ; a run would restore them.
+    WouldRepublish(Vec<String>),
     /// The key changed in a way none of the components explain (e.g. the job's stage).
     KeyChanged,
 }
@@ -92,6 +94,7 @@ impl std::fmt::Display for Reason {
                 u.join(", ")
             ),
             Reason::Republished(o) => write!(f, "republished: {}", o.join(", ")),
+            Reason::WouldRepublish(o) => write!(f, "would republish: {}", o.join(", ")),
             Reason::KeyChanged => f.write_str("key changed"),
         }
     }
