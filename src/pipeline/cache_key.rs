@@ -76,6 +76,15 @@ pub enum Reason {
     KeyChanged,
 }
 
+/// `a, b, c` or, beyond three, `a, b, c and 6 more`.
+fn short_list(items: &[String]) -> String {
+    if items.len() <= 3 {
+        items.join(", ")
+    } else {
+        format!("{} and {} more", items[..3].join(", "), items.len() - 3)
+    }
+}
+
 impl std::fmt::Display for Reason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -84,17 +93,18 @@ impl std::fmt::Display for Reason {
             Reason::NewJob => f.write_str("new job"),
             Reason::ConfigChanged => f.write_str("config changed"),
             Reason::CodeChanged => f.write_str("code changed"),
-            Reason::InputChanged(d) => write!(f, "input changed: {}", d.join(", ")),
-            Reason::OutputMissing(o) => write!(f, "output missing: {}", o.join(", ")),
-            Reason::OutputCorrupt(o) => write!(f, "output corrupt: {}", o.join(", ")),
+            Reason::InputChanged(d) => write!(f, "input changed: {}", short_list(d)),
+            Reason::OutputMissing(o) => write!(f, "output missing: {}", short_list(o)),
+            Reason::OutputCorrupt(o) => write!(f, "output corrupt: {}", short_list(o)),
             Reason::Forced => f.write_str("forced"),
             Reason::UpstreamReruns(u) => write!(
                 f,
-                "would re-run if upstream changes its bytes (upstream {} re-runs)",
-                u.join(", ")
+                "would re-run if upstream changes its bytes (upstream {} re-run{})",
+                short_list(u),
+                if u.len() == 1 { "s" } else { "" }
             ),
-            Reason::Republished(o) => write!(f, "republished: {}", o.join(", ")),
-            Reason::WouldRepublish(o) => write!(f, "would republish: {}", o.join(", ")),
+            Reason::Republished(o) => write!(f, "republished: {}", short_list(o)),
+            Reason::WouldRepublish(o) => write!(f, "would republish: {}", short_list(o)),
             Reason::KeyChanged => f.write_str("key changed"),
         }
     }
