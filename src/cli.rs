@@ -118,17 +118,17 @@ pub struct ConfigArgs {
 /// A stage name on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum StageArg {
-    /// simulate
+    /// play the tournament, one job per study and ordered matchup
     Simulate,
-    /// aggregate
+    /// count what the analysis needs, per study and ordered matchup
     Aggregate,
-    /// test
+    /// hypothesis tests, per study
     Test,
-    /// regress
+    /// the logistic regression, per study
     Regress,
-    /// plot
+    /// the figures
     Plot,
-    /// render
+    /// results and the report
     Render,
 }
 
@@ -338,6 +338,7 @@ fn cmd_status(a: StatusArgs) -> Result<Exit, CliError> {
                     "stage": j.stage,
                     "outcome": j.outcome,
                     "reasons": j.reasons.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    "reason_details": j.reasons,
                     "note": j.note,
                 })
             })

@@ -272,6 +272,11 @@ fn deleted_published_file_is_restored_without_rerunning() {
     let before = fs::read(&report).unwrap();
     fs::remove_file(&report).unwrap();
     assert_exit(&briscola(&["verify"], dir.path()), 4);
+    let st = briscola(&["status"], dir.path());
+    assert_eq!(
+        reasons(&stdout(&st))["render"],
+        "unchanged; would republish: report.md"
+    );
     let out = run(dir.path());
     assert_exit(&out, 0);
     let out = stdout(&out);
@@ -393,6 +398,31 @@ fn a_second_run_with_no_wait_exits_5_naming_the_holder() {
     assert!(err.contains("briscola run"), "{err}");
     // The killed holder's lock is released by the OS: the next run proceeds.
     assert_exit(&run(dir.path()), 0);
+}
+
+#[test]
+fn a_second_run_waits_for_the_first_and_then_proceeds() {
+    let dir = study(BASE_CONFIG);
+    let mut holder = spawn_sleeping(dir.path(), "60000", Some("render"), 1);
+    let mut second = command(&["run"], dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(second.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    assert!(
+        line.starts_with("waiting:") && line.contains(&format!("pid {}", holder.id())),
+        "{line}"
+    );
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let out = second.wait_with_output().unwrap();
+    assert_exit(&out, 0);
+    let out = stdout(&out);
+    // The holder died before render's records were written: render runs, the rest is reused.
+    assert_eq!(with_outcome(&out, "ran"), set(&["render"]), "{out}");
 }
 
 fn killed_then_rerun_gives_the_same_lock(stage: &str, ms: &str, nth: usize) {

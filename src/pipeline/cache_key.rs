@@ -70,8 +70,19 @@ pub enum Reason {
     UpstreamReruns(Vec<String>),
     /// These published files were missing or differed and were restored from the store.
     Republished(Vec<String>),
+    /// Dry run: these published files are missing or differ; a run would restore them.
+    WouldRepublish(Vec<String>),
     /// The key changed in a way none of the components explain (e.g. the job's stage).
     KeyChanged,
+}
+
+/// `a, b, c` or, beyond three, `a, b, c and 6 more`.
+fn short_list(items: &[String]) -> String {
+    if items.len() <= 3 {
+        items.join(", ")
+    } else {
+        format!("{} and {} more", items[..3].join(", "), items.len() - 3)
+    }
 }
 
 impl std::fmt::Display for Reason {
@@ -82,16 +93,18 @@ impl std::fmt::Display for Reason {
             Reason::NewJob => f.write_str("new job"),
             Reason::ConfigChanged => f.write_str("config changed"),
             Reason::CodeChanged => f.write_str("code changed"),
-            Reason::InputChanged(d) => write!(f, "input changed: {}", d.join(", ")),
-            Reason::OutputMissing(o) => write!(f, "output missing: {}", o.join(", ")),
-            Reason::OutputCorrupt(o) => write!(f, "output corrupt: {}", o.join(", ")),
+            Reason::InputChanged(d) => write!(f, "input changed: {}", short_list(d)),
+            Reason::OutputMissing(o) => write!(f, "output missing: {}", short_list(o)),
+            Reason::OutputCorrupt(o) => write!(f, "output corrupt: {}", short_list(o)),
             Reason::Forced => f.write_str("forced"),
             Reason::UpstreamReruns(u) => write!(
                 f,
-                "would re-run if upstream changes its bytes (upstream {} re-runs)",
-                u.join(", ")
+                "would re-run if upstream changes its bytes (upstream {} re-run{})",
+                short_list(u),
+                if u.len() == 1 { "s" } else { "" }
             ),
-            Reason::Republished(o) => write!(f, "republished: {}", o.join(", ")),
+            Reason::Republished(o) => write!(f, "republished: {}", short_list(o)),
+            Reason::WouldRepublish(o) => write!(f, "would republish: {}", short_list(o)),
             Reason::KeyChanged => f.write_str("key changed"),
         }
     }

@@ -183,6 +183,26 @@ impl<'a> Publisher<'a> {
         Ok(result)
     }
 
+    /// The published paths (relative to outputs/) of `outputs` under `publish` that are missing
+    /// or hold other bytes; read-only (a dry run's view of what publishing would rewrite).
+    pub fn needs_publishing(
+        &self,
+        publish: &str,
+        outputs: &BTreeMap<String, String>,
+        stat: &mut StatCache,
+    ) -> Vec<String> {
+        outputs
+            .iter()
+            .filter_map(|(name, hash)| {
+                let rel = Layout::published_rel(publish, name);
+                let path = self.layout.resolve(&rel);
+                let ok = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file())
+                    && stat.hash(&path).ok().flatten().as_deref() == Some(hash.as_str());
+                (!ok).then_some(rel)
+            })
+            .collect()
+    }
+
     /// Remove now-empty directories of `rel` below outputs/ (best effort).
     fn remove_empty_parents(&self, rel: &str) {
         let parts: Vec<&str> = rel.split('/').collect();

@@ -642,6 +642,12 @@ impl Runner {
                                 false,
                             ));
                         }
+                        if let Some(dir) = &job.publish {
+                            let stale = publisher.needs_publishing(dir, &outputs, &mut stat);
+                            if !stale.is_empty() {
+                                report.reasons.push(Reason::WouldRepublish(stale));
+                            }
+                        }
                         report.outputs = outputs.clone();
                         done.insert(
                             job.id.clone(),
@@ -1008,4 +1014,228 @@ fn test_sleep_hook() -> Option<(u64, Option<StageName>)> {
         .ok()
         .and_then(|s| StageName::parse(&s));
     Some((ms, stage))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+    use std::sync::{Arc, Mutex};
+
+    type Content = dyn Fn(&JobInputs) -> Result<String, String> + Send + Sync;
+
+    fn job(id: &str, stage: StageName, deps: &[&str], params: Value, f: Arc<Content>) -> Job {
+        Job {
+            id: id.into(),
+            stage,
+            deps: deps.iter().map(|d| d.to_string()).collect(),
+            params,
+            code: "test-code-1".into(),
+            publish: Some(id.replace('/', "-")),
+            note: None,
+            body: Box::new(move |inputs, out| {
+                let text = f(inputs)?;
+                fs::write(out.join("out.txt"), text)?;
+                Ok(())
+            }),
+        }
+    }
+
+    fn concat() -> Arc<Content> {
+        Arc::new(|inputs: &JobInputs| {
+            let mut s = String::from("got:");
+            for files in inputs.files.values() {
+                for p in files.values() {
+                    s.push_str(&fs::read_to_string(p).map_err(|e| e.to_string())?);
+                }
+            }
+            Ok(s)
+        })
+    }
+
+    fn constant(text: &'static str) -> Arc<Content> {
+        Arc::new(move |_: &JobInputs| Ok(text.to_string()))
+    }
+
+    fn run(dir: &Path, plan: &[Job]) -> RunReport {
+        Runner::new(Layout::new(dir))
+            .run(plan, &RunOptions::default(), &mut Silent)
+            .unwrap()
+    }
+
+    fn outcomes(r: &RunReport) -> Vec<(String, Outcome)> {
+        r.jobs.iter().map(|j| (j.id.clone(), j.outcome)).collect()
+    }
+
+    #[test]
+    fn early_cutoff_when_params_change_but_bytes_do_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = |x: u32| {
+            vec![
+                job(
+                    "a",
+                    StageName::Simulate,
+                    &[],
+                    json!({ "x": x }),
+                    constant("same"),
+                ),
+                job("b", StageName::Aggregate, &["a"], json!({}), concat()),
+            ]
+        };
+        let r = run(dir.path(), &plan(1));
+        assert_eq!(r.count(Outcome::Ran), 2);
+        let r = run(dir.path(), &plan(2));
+        assert_eq!(
+            outcomes(&r),
+            vec![("a".into(), Outcome::Ran), ("b".into(), Outcome::Cached)]
+        );
+        assert_eq!(r.jobs[0].reasons, vec![Reason::ConfigChanged]);
+        assert_eq!(r.jobs[1].reasons, vec![Reason::Unchanged]);
+        let published = fs::read_to_string(dir.path().join("b/out.txt")).unwrap();
+        assert_eq!(published, "got:same");
+    }
+
+    #[test]
+    fn inputs_hold_direct_deps_and_ancestors_hold_all_upstream() {
+        let dir = tempfile::tempdir().unwrap();
+        let seen: Arc<Mutex<Option<JobInputs>>> = Arc::new(Mutex::new(None));
+        let keep = seen.clone();
+        let spy: Arc<Content> = Arc::new(move |inputs: &JobInputs| {
+            *keep.lock().map_err(|e| e.to_string())? = Some(inputs.clone());
+            Ok("c".into())
+        });
+        let plan = vec![
+            job("a", StageName::Simulate, &[], json!({}), constant("A")),
+            job("b", StageName::Aggregate, &["a"], json!({}), concat()),
+            job("c", StageName::Test, &["b"], json!({}), spy),
+        ];
+        let r = run(dir.path(), &plan);
+        let inputs = seen.lock().unwrap().clone().unwrap();
+        assert_eq!(inputs.files.keys().collect::<Vec<_>>(), vec!["b"]);
+        let b_path = inputs.get("b", "out.txt").unwrap();
+        assert_eq!(fs::read_to_string(b_path).unwrap(), "got:A");
+        assert_eq!(inputs.ancestors.keys().collect::<Vec<_>>(), vec!["a", "b"]);
+        assert_eq!(inputs.ancestors["a"].stage, StageName::Simulate);
+        assert_eq!(Some(&inputs.ancestors["a"].key), r.jobs[0].key.as_ref());
+        assert_eq!(inputs.ancestors["b"].outputs, r.jobs[1].outputs);
+    }
+
+    #[test]
+    fn failing_and_panicking_bodies_are_reported_and_never_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let layout = Layout::new(dir.path());
+        let fail: Arc<Content> = Arc::new(|_: &JobInputs| Err("boom".to_string()));
+        let plan = vec![
+            job("a", StageName::Simulate, &[], json!({}), constant("A")),
+            job("b", StageName::Aggregate, &["a"], json!({}), fail),
+            job("c", StageName::Test, &["b"], json!({}), concat()),
+        ];
+        let r = run(dir.path(), &plan);
+        assert_eq!(
+            outcomes(&r),
+            vec![
+                ("a".into(), Outcome::Ran),
+                ("b".into(), Outcome::Failed),
+                ("c".into(), Outcome::Skipped)
+            ]
+        );
+        assert_eq!(r.status(), RunStatus::StageFailed);
+        assert!(r.jobs[1].error.as_deref().unwrap().contains("boom"));
+        let runs = RunCache::new(&layout);
+        assert!(runs.get_job("b").unwrap().is_none());
+        assert_eq!(runs.list_runs().unwrap().len(), 1);
+        let lock = LockFile::load(&layout.lock_file()).unwrap();
+        assert_eq!(lock.jobs.keys().collect::<Vec<_>>(), vec!["a"]);
+        assert!(!layout.tmp().exists() || fs::read_dir(layout.tmp()).unwrap().next().is_none());
+
+        let panics: Arc<Content> = Arc::new(|_: &JobInputs| panic!("stage bug"));
+        let plan = vec![job("p", StageName::Plot, &[], json!({}), panics)];
+        let r = run(dir.path(), &plan);
+        assert_eq!(r.jobs[0].outcome, Outcome::Failed);
+        assert!(r.jobs[0].error.as_deref().unwrap().contains("stage bug"));
+    }
+
+    #[test]
+    fn invalid_plans_are_rejected_before_anything_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let runner = Runner::new(Layout::new(dir.path()));
+        let bad_plans: Vec<Vec<Job>> = vec![
+            vec![job("b", StageName::Aggregate, &["a"], json!({}), concat())],
+            vec![
+                job("a", StageName::Simulate, &[], json!({}), constant("1")),
+                job("a", StageName::Simulate, &[], json!({}), constant("2")),
+            ],
+            vec![job(
+                "x/../y",
+                StageName::Simulate,
+                &[],
+                json!({}),
+                constant("1"),
+            )],
+            vec![{
+                let mut j = job("a", StageName::Simulate, &[], json!({}), constant("1"));
+                j.publish = Some(".cache/objects".into());
+                j
+            }],
+        ];
+        for plan in bad_plans {
+            let e = runner.run(&plan, &RunOptions::default(), &mut Silent);
+            assert!(matches!(e, Err(RunError::InvalidPlan { .. })), "{e:?}");
+        }
+        assert!(!dir.path().join(".cache").exists());
+    }
+
+    #[test]
+    fn two_jobs_publishing_the_same_path_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut a = job("a", StageName::Simulate, &[], json!({}), constant("1"));
+        let mut b = job("b", StageName::Simulate, &[], json!({}), constant("2"));
+        a.publish = Some("same".into());
+        b.publish = Some("same".into());
+        let e =
+            Runner::new(Layout::new(dir.path())).run(&[a, b], &RunOptions::default(), &mut Silent);
+        assert!(
+            matches!(e, Err(RunError::InvalidPlan { ref job, .. }) if job == "b"),
+            "{e:?}"
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join("same/out.txt")).unwrap(),
+            "1"
+        );
+    }
+
+    #[test]
+    fn symlinked_output_fails_the_job() {
+        let dir = tempfile::tempdir().unwrap();
+        let j = Job {
+            body: Box::new(|_, out| {
+                std::os::unix::fs::symlink("/etc/hostname", out.join("link"))?;
+                Ok(())
+            }),
+            ..job("a", StageName::Simulate, &[], json!({}), constant(""))
+        };
+        let r = run(dir.path(), &[j]);
+        assert_eq!(r.jobs[0].outcome, Outcome::Failed);
+        assert!(
+            r.jobs[0]
+                .error
+                .as_deref()
+                .unwrap()
+                .contains("not a regular file")
+        );
+    }
+
+    #[test]
+    fn code_change_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        run(
+            dir.path(),
+            &[job("a", StageName::Render, &[], json!({}), constant("1"))],
+        );
+        let mut j = job("a", StageName::Render, &[], json!({}), constant("1"));
+        j.code = "test-code-2".into();
+        let r = run(dir.path(), &[j]);
+        assert_eq!(r.jobs[0].outcome, Outcome::Ran);
+        assert_eq!(r.jobs[0].reasons, vec![Reason::CodeChanged]);
+    }
 }

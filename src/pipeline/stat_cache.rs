@@ -18,7 +18,7 @@ use super::atomic_file::{AtomicFileError, write_atomic};
 use super::content_store::sha256_file;
 
 /// The stat fields a cached hash depends on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct FileStat {
     /// Device id.
     pub dev: u64,

@@ -1,11 +1,12 @@
 //! `briscola verify`: [`verify`] re-hashes, in full, every published output against the lock
 //! and every object in the content store against its name, and returns a [`VerifyReport`].
 //!
-//! Invariant: verify trusts no cache: every byte it vouches for was hashed during this call;
-//! it writes nothing.
+//! Invariant: verify trusts no cache: every byte it vouches for was hashed during this call
+//! (hard links to one file are hashed once per call); it writes nothing.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io;
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -15,6 +16,26 @@ use super::layout::Layout;
 use super::lock_file::LockFile;
 use super::run_cache::RunCache;
 use super::runner::RunError;
+use super::stat_cache::FileStat;
+
+/// Hashes computed during this call, by file identity: a published file is usually a hard link
+/// to its store object, and its bytes need hashing only once per call (still in full).
+#[derive(Default)]
+struct Hashed(BTreeMap<FileStat, String>);
+
+impl Hashed {
+    fn hash(&mut self, path: &Path) -> io::Result<String> {
+        let before = FileStat::of(path)?;
+        if let Some(h) = self.0.get(&before) {
+            return Ok(h.clone());
+        }
+        let h = sha256_file(path)?;
+        if FileStat::of(path).ok() == Some(before) {
+            self.0.insert(before, h.clone());
+        }
+        Ok(h)
+    }
+}
 
 /// One problem found.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -119,6 +140,7 @@ pub fn verify(layout: &Layout, plan: &[Job]) -> Result<VerifyReport, RunError> {
     let store = ContentStore::new(layout.objects());
     let runs = RunCache::new(layout);
     let mut report = VerifyReport::default();
+    let mut hashed = Hashed::default();
     let ids: BTreeSet<&str> = plan.iter().map(|j| j.id.as_str()).collect();
     for job in plan {
         let Some(entry) = lock.jobs.get(&job.id) else {
@@ -132,7 +154,7 @@ pub fn verify(layout: &Layout, plan: &[Job]) -> Result<VerifyReport, RunError> {
             let rel = Layout::published_rel(dir, name);
             let path = layout.resolve(&rel);
             report.files_checked += 1;
-            match sha256_file(&path) {
+            match hashed.hash(&path) {
                 Ok(actual) if actual == *expected => {}
                 Ok(actual) => report.problems.push(Problem::Mismatch {
                     job: job.id.clone(),
