@@ -31,8 +31,15 @@ fn render_fixture(dir: &Path) -> PathBuf {
     );
     let ctx = ReportContext::build("Browser fixture", &results, &published, 50, prov).unwrap();
     let out = dir.join("out");
-    render_report(&ctx, &root.join("templates"), &figs, &figs_dir, &out, &[ReportFormat::Html])
-        .unwrap();
+    render_report(
+        &ctx,
+        &root.join("templates"),
+        &figs,
+        &figs_dir,
+        &out,
+        &[ReportFormat::Html],
+    )
+    .unwrap();
     out.join("report.html")
 }
 
@@ -52,13 +59,18 @@ fn chromium(profile: &Path, extra: &[&str], url: &str) -> std::process::Output {
     ];
     args.extend_from_slice(extra);
     args.push(url);
-    Command::new(CHROMIUM).args(&args).output().expect("run chromium")
+    Command::new(CHROMIUM)
+        .args(&args)
+        .output()
+        .expect("run chromium")
 }
 
 #[test]
 fn report_renders_in_headless_chromium() {
     if !Path::new(CHROMIUM).exists() {
-        println!("SKIPPED: {CHROMIUM} not found; install it (apt-get install chromium) to run this test");
+        println!(
+            "SKIPPED: {CHROMIUM} not found; install it (apt-get install chromium) to run this test"
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -66,14 +78,22 @@ fn report_renders_in_headless_chromium() {
     let html = std::fs::read_to_string(&html_path).unwrap();
 
     // No way to reach the network: no URL, no external resource, and a CSP that forbids any.
-    for bad in ["http://", "https://", "<link", "<script", " src=", "url(", "@import", "//cdn"] {
+    for bad in [
+        "http://", "https://", "<link", "<script", " src=", "url(", "@import", "//cdn",
+    ] {
         assert!(!html.contains(bad), "report.html contains {bad:?}");
     }
-    assert!(html.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\""));
+    assert!(
+        html.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"")
+    );
 
     let url = format!("file://{}", html_path.display());
     let out = chromium(&dir.path().join("profile-dom"), &["--dump-dom"], &url);
-    assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let dom = String::from_utf8_lossy(&out.stdout);
     assert!(dom.contains("<main>"), "the DOM was not dumped");
 
@@ -96,21 +116,36 @@ fn report_renders_in_headless_chromium() {
     for f in ["folk", "table3", "table5"] {
         ids.push(format!("fig-paper-{f}"));
     }
-    for t in ["pairwise-paper", "folk-paper", "breakeven-paper", "dominance-paper"] {
+    for t in [
+        "pairwise-paper",
+        "folk-paper",
+        "breakeven-paper",
+        "dominance-paper",
+    ] {
         ids.push(t.to_string());
     }
     for id in &ids {
-        assert!(dom.contains(&format!("id=\"{id}\"")), "#{id} missing from the DOM");
+        assert!(
+            dom.contains(&format!("id=\"{id}\"")),
+            "#{id} missing from the DOM"
+        );
     }
     // every figure holds an inline SVG with text in it
     for block in dom.split("<figure ").skip(1) {
         let body = block.split("</figure>").next().unwrap();
-        assert!(body.contains("<svg"), "a figure without an SVG: {}", &body[..body.len().min(80)]);
+        assert!(
+            body.contains("<svg"),
+            "a figure without an SVG: {}",
+            &body[..body.len().min(80)]
+        );
         assert!(body.contains("<text"), "an SVG without text");
     }
     assert_eq!(dom.matches("<figure ").count(), 9);
     // every table has a caption
-    assert_eq!(dom.matches("<table").count(), dom.matches("<caption>").count());
+    assert_eq!(
+        dom.matches("<table").count(),
+        dom.matches("<caption>").count()
+    );
 
     // A screenshot, kept where BRISCOLA_SCREENSHOT points (for a person to look at).
     let shot = std::env::var("BRISCOLA_SCREENSHOT")
@@ -119,11 +154,26 @@ fn report_renders_in_headless_chromium() {
     let shot_arg = format!("--screenshot={}", shot.display());
     let out = chromium(
         &dir.path().join("profile-shot"),
-        &[shot_arg.as_str(), "--window-size=1280,4000", "--hide-scrollbars"],
+        &[
+            shot_arg.as_str(),
+            "--window-size=1280,4000",
+            "--hide-scrollbars",
+        ],
         &url,
     );
-    assert!(out.status.success(), "screenshot failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "screenshot failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if std::env::var_os("BRISCOLA_SCREENSHOT").is_some() {
+        std::fs::copy(&html_path, shot.with_extension("html")).unwrap();
+    }
     let png = std::fs::read(&shot).unwrap();
     assert!(png.starts_with(b"\x89PNG"), "not a PNG");
-    assert!(png.len() > 50_000, "suspiciously small screenshot ({} bytes)", png.len());
+    assert!(
+        png.len() > 50_000,
+        "suspiciously small screenshot ({} bytes)",
+        png.len()
+    );
 }

@@ -7,11 +7,11 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::ticks::Ticks;
 use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::layout::matchup_label;
+use super::ticks::Ticks;
 use crate::report::results::StudyResults;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 const ROW: u32 = 30;
 const WIDTH: u32 = 760;
@@ -43,14 +43,19 @@ impl<'a> BreakEvenChart<'a> {
 
 impl Figure for BreakEvenChart<'_> {
     fn size(&self) -> (u32, u32) {
-        (WIDTH, EXTRA + ROW * self.study.breakeven.len().max(1) as u32)
+        (
+            WIDTH,
+            EXTRA + ROW * self.study.breakeven.len().max(1) as u32,
+        )
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
         let rows = &self.study.breakeven;
         let n = rows.len().max(1);
-        let labels: Vec<String> =
-            rows.iter().map(|b| matchup_label(&b.g1_policy, &b.g2_policy)).collect();
+        let labels: Vec<String> = rows
+            .iter()
+            .map(|b| matchup_label(&b.g1_policy, &b.g2_policy))
+            .collect();
         let label_of = move |v: &f64| -> String {
             let i = v.round();
             if (v - i).abs() < 1e-9 && i >= 0.0 && (i as usize) < labels.len() {
@@ -59,31 +64,45 @@ impl Figure for BreakEvenChart<'_> {
                 String::new()
             }
         };
-        // legend
-        root.draw(&Circle::new((250, 40), 4, palette::OURS.filled())).msg()?;
-        root.draw(&Text::new("ours (interpolated crossing of 0.5)", (260, 33), font(12)))
+        root.draw(&Text::new(
+            format!(
+                "Break-even Δ_briscola ({}): where Pr(G1 wins) = 0.5",
+                self.study.name
+            ),
+            (16, 10),
+            bold(14),
+        ))
+        .msg()?;
+        root.draw(&Circle::new((250, 42), 4, palette::OURS.filled()))
             .msg()?;
-        root.draw(&Rectangle::new([(500, 36), (508, 44)], palette::PAPER.stroke_width(2)))
-            .msg()?;
-        root.draw(&Text::new("paper (read off its Figure 2)", (514, 33), font(12))).msg()?;
-        let body = root.margin(8, 0, 0, 0);
+        root.draw(&Text::new(
+            "ours (interpolated crossing of 0.5)",
+            (260, 35),
+            font(12),
+        ))
+        .msg()?;
+        root.draw(&Rectangle::new(
+            [(500, 38), (508, 46)],
+            palette::PAPER.stroke_width(2),
+        ))
+        .msg()?;
+        root.draw(&Text::new(
+            "paper (read off its Figure 2)",
+            (514, 35),
+            font(12),
+        ))
+        .msg()?;
+        let body = root.margin(56, 0, 0, 0);
         let mut chart = ChartBuilder::on(&body)
-            .caption(
-                format!("Break-even Δ_briscola ({}): where Pr(G1 wins) = 0.5", self.study.name),
-                bold(14),
-            )
             .margin(12)
-            .margin_top(40)
             .x_label_area_size(40)
             .y_label_area_size(230)
-            .build_cartesian_2d(
-                Ticks::delta(),
-                Ticks::categories(n),
-            )
+            .build_cartesian_2d(Ticks::delta(), Ticks::categories(n))
             .msg()?;
         chart
             .configure_mesh()
             .bold_line_style(palette::GUIDE.mix(0.15))
+            .light_line_style(TRANSPARENT)
             .x_desc("Δ_briscola = B_G1 − B_G2 at which G1 breaks even")
             .x_label_formatter(&|v| format!("{}", v.round() as i64))
             .y_label_formatter(&label_of)
@@ -121,8 +140,10 @@ impl Figure for BreakEvenChart<'_> {
                         .msg()?;
                 }
             }
-            if let Some(p) =
-                self.paper.iter().find(|p| p.g1_policy == b.g1_policy && p.g2_policy == b.g2_policy)
+            if let Some(p) = self
+                .paper
+                .iter()
+                .find(|p| p.g1_policy == b.g1_policy && p.g2_policy == b.g2_policy)
             {
                 let x = p.delta.clamp(-11.0, 11.0);
                 chart

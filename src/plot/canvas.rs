@@ -38,7 +38,10 @@ pub trait Figure {
 /// Render `fig` to SVG text. `name` (e.g. `paper/figure2`) is used in errors.
 pub fn render_svg<F: Figure>(fig: &F, name: &str) -> Result<String, PlotError> {
     ensure_font()?;
-    let draw_err = |message: String| PlotError::Draw { figure: name.to_string(), message };
+    let draw_err = |message: String| PlotError::Draw {
+        figure: name.to_string(),
+        message,
+    };
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, fig.size()).into_drawing_area();
@@ -52,7 +55,10 @@ pub fn render_svg<F: Figure>(fig: &F, name: &str) -> Result<String, PlotError> {
 /// Render `fig` to a PNG file at `path`.
 pub fn render_png<F: Figure>(fig: &F, name: &str, path: &Path) -> Result<(), PlotError> {
     ensure_font()?;
-    let draw_err = |message: String| PlotError::Draw { figure: name.to_string(), message };
+    let draw_err = |message: String| PlotError::Draw {
+        figure: name.to_string(),
+        message,
+    };
     let root = BitMapBackend::new(path, fig.size()).into_drawing_area();
     root.fill(&WHITE).msg().map_err(draw_err)?;
     fig.draw(&root).map_err(draw_err)?;
@@ -62,12 +68,17 @@ pub fn render_png<F: Figure>(fig: &F, name: &str, path: &Path) -> Result<(), Plo
 
 /// Regular text of `size` pixels in the text colour.
 pub fn font(size: u32) -> TextStyle<'static> {
-    (super::font::FAMILY, size).into_font().color(&palette::TEXT)
+    (super::font::FAMILY, size)
+        .into_font()
+        .color(&palette::TEXT)
 }
 
 /// Bold text of `size` pixels in the text colour.
 pub fn bold(size: u32) -> TextStyle<'static> {
-    (super::font::FAMILY, size).into_font().style(FontStyle::Bold).color(&palette::TEXT)
+    (super::font::FAMILY, size)
+        .into_font()
+        .style(FontStyle::Bold)
+        .color(&palette::TEXT)
 }
 
 /// The palette shared by the figures.

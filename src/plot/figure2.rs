@@ -8,11 +8,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::font::FAMILY;
-use super::ticks::Ticks;
 use super::layout::{matchup_label, policy_names};
+use super::ticks::Ticks;
 use crate::report::results::{Figure2Bin, StudyResults};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Pixel size of one panel.
 const PANEL: (u32, u32) = (300, 250);
@@ -31,7 +31,10 @@ pub struct Figure2<'a> {
 impl<'a> Figure2<'a> {
     /// The figure for `study`.
     pub fn new(study: &'a StudyResults) -> Figure2<'a> {
-        Figure2 { study, names: policy_names(study) }
+        Figure2 {
+            study,
+            names: policy_names(study),
+        }
     }
 
     fn kept_bins(&self, g1: &str, g2: &str) -> Vec<&'a Figure2Bin> {
@@ -56,12 +59,8 @@ impl Figure for Figure2<'_> {
             "Figure 2 ({}): Pr(G1 wins) among non-tied games by Δ_briscola; grey: Wilson 95%",
             self.study.name
         );
-        root.draw(&Text::new(
-            title,
-            (LEFT as i32, 10),
-            bold(15),
-        ))
-        .msg()?;
+        root.draw(&Text::new(title, (LEFT as i32, 10), bold(15)))
+            .msg()?;
         let x_label = "Δ_briscola = B_G1 − B_G2";
         root.draw(&Text::new(
             x_label,
@@ -111,6 +110,7 @@ fn draw_panel<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .bold_line_style(palette::GUIDE.mix(0.15))
+        .light_line_style(TRANSPARENT)
         .axis_style(palette::GUIDE)
         .x_label_formatter(&|v| format!("{}", v.round() as i64))
         .y_label_formatter(&|v| format!("{v:.2}"))
@@ -119,10 +119,20 @@ fn draw_panel<DB: DrawingBackend>(
         .msg()?;
     let guide = palette::GUIDE.stroke_width(1);
     chart
-        .draw_series(DashedLineSeries::new(vec![(0.0, 0.0), (0.0, 1.0)], 4, 4, guide))
+        .draw_series(DashedLineSeries::new(
+            vec![(0.0, 0.0), (0.0, 1.0)],
+            4,
+            4,
+            guide,
+        ))
         .msg()?;
     chart
-        .draw_series(DashedLineSeries::new(vec![(-11.0, 0.5), (11.0, 0.5)], 4, 4, guide))
+        .draw_series(DashedLineSeries::new(
+            vec![(-11.0, 0.5), (11.0, 0.5)],
+            4,
+            4,
+            guide,
+        ))
         .msg()?;
     if bins.is_empty() {
         chart
@@ -137,7 +147,10 @@ fn draw_panel<DB: DrawingBackend>(
     let mut ribbon: Vec<(f64, f64)> = bins.iter().map(|b| (f64::from(b.delta), b.lo)).collect();
     ribbon.extend(bins.iter().rev().map(|b| (f64::from(b.delta), b.hi)));
     chart
-        .draw_series(std::iter::once(Polygon::new(ribbon, palette::RIBBON.mix(0.45).filled())))
+        .draw_series(std::iter::once(Polygon::new(
+            ribbon,
+            palette::RIBBON.mix(0.45).filled(),
+        )))
         .msg()?;
     chart
         .draw_series(LineSeries::new(

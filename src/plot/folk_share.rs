@@ -8,9 +8,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::ticks::Ticks;
 use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
 use super::layout::matchup_label;
+use super::ticks::Ticks;
 use crate::report::results::StudyResults;
 
 const ROW: u32 = 30;
@@ -34,7 +34,15 @@ impl<'a> FolkShare<'a> {
         let mut rows: Vec<_> = f
             .per_matchup
             .iter()
-            .map(|c| (matchup_label(&c.g1_policy, &c.g2_policy), c.rate, c.lo, c.hi, false))
+            .map(|c| {
+                (
+                    matchup_label(&c.g1_policy, &c.g2_policy),
+                    c.rate,
+                    c.lo,
+                    c.hi,
+                    false,
+                )
+            })
             .collect();
         rows.push(("all matchups pooled".to_string(), f.rate, f.lo, f.hi, true));
         rows
@@ -50,8 +58,16 @@ impl Figure for FolkShare<'_> {
         let rows = self.rows();
         let n = rows.len();
         let finite = |v: f64| v.is_finite();
-        let lo = rows.iter().map(|r| r.2).filter(|v| finite(*v)).fold(f64::INFINITY, f64::min);
-        let hi = rows.iter().map(|r| r.3).filter(|v| finite(*v)).fold(f64::NEG_INFINITY, f64::max);
+        let lo = rows
+            .iter()
+            .map(|r| r.2)
+            .filter(|v| finite(*v))
+            .fold(f64::INFINITY, f64::min);
+        let hi = rows
+            .iter()
+            .map(|r| r.3)
+            .filter(|v| finite(*v))
+            .fold(f64::NEG_INFINITY, f64::max);
         let (lo, hi) = if lo < hi { (lo, hi) } else { (0.0, 1.0) };
         let pad = ((hi - lo) * 0.1).max(0.005);
         let (x0, x1) = ((lo - pad).max(0.0), (hi + pad).min(1.0));
@@ -84,6 +100,7 @@ impl Figure for FolkShare<'_> {
             .configure_mesh()
             .disable_y_mesh()
             .bold_line_style(palette::GUIDE.mix(0.15))
+            .light_line_style(TRANSPARENT)
             .x_desc("share of games won by the player holding more briscole (Wilson 95%)")
             .x_label_formatter(&|v| format!("{v:.3}"))
             .y_label_formatter(&label_of)
@@ -104,7 +121,11 @@ impl Figure for FolkShare<'_> {
         }
         for (i, (_, rate, lo, hi, is_pooled)) in rows.iter().enumerate() {
             let y = (n - 1 - i) as f64;
-            let colour = if *is_pooled { palette::PAPER } else { palette::OURS };
+            let colour = if *is_pooled {
+                palette::PAPER
+            } else {
+                palette::OURS
+            };
             chart
                 .draw_series(std::iter::once(PathElement::new(
                     vec![(*lo, y), (*hi, y)],

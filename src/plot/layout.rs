@@ -10,7 +10,12 @@ use crate::report::results::StudyResults;
 /// appear in Table 3 when the settings list none.
 pub fn policy_names(study: &StudyResults) -> Vec<String> {
     if !study.settings.policies.is_empty() {
-        return study.settings.policies.iter().map(|p| p.name.clone()).collect();
+        return study
+            .settings
+            .policies
+            .iter()
+            .map(|p| p.name.clone())
+            .collect();
     }
     let mut names: Vec<String> = Vec::new();
     for cell in &study.table3 {

@@ -8,9 +8,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::layout::policy_names;
 use crate::report::results::{MatchupRate, StudyResults};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 const CELL: (u32, u32) = (170, 70);
 const TOP: u32 = 70;
@@ -26,11 +26,17 @@ pub struct Table3Heatmap<'a> {
 impl<'a> Table3Heatmap<'a> {
     /// The heatmap for `study`.
     pub fn new(study: &'a StudyResults) -> Table3Heatmap<'a> {
-        Table3Heatmap { study, names: policy_names(study) }
+        Table3Heatmap {
+            study,
+            names: policy_names(study),
+        }
     }
 
     fn cell(&self, g1: &str, g2: &str) -> Option<&'a MatchupRate> {
-        self.study.table3.iter().find(|c| c.g1_policy == g1 && c.g2_policy == g2)
+        self.study
+            .table3
+            .iter()
+            .find(|c| c.g1_policy == g1 && c.g2_policy == g2)
     }
 
     /// Half-width of the colour scale: the largest distance from 0.5, at least 0.05.
@@ -46,8 +52,16 @@ impl<'a> Table3Heatmap<'a> {
 
 /// Blend white towards blue (rate > 0.5) or red (rate < 0.5).
 fn colour(rate: f64, span: f64) -> RGBColor {
-    let t = if rate.is_finite() { ((rate - 0.5) / span).clamp(-1.0, 1.0) } else { 0.0 };
-    let (r, g, b) = if t >= 0.0 { (66.0, 120.0, 190.0) } else { (200.0, 80.0, 70.0) };
+    let t = if rate.is_finite() {
+        ((rate - 0.5) / span).clamp(-1.0, 1.0)
+    } else {
+        0.0
+    };
+    let (r, g, b) = if t >= 0.0 {
+        (66.0, 120.0, 190.0)
+    } else {
+        (200.0, 80.0, 70.0)
+    };
     let a = t.abs() * 0.75;
     let mix = |c: f64| (255.0 * (1.0 - a) + c * a).round() as u8;
     RGBColor(mix(r), mix(g), mix(b))
@@ -62,7 +76,10 @@ impl Figure for Table3Heatmap<'_> {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
         let centre = Pos::new(HPos::Center, VPos::Center);
         root.draw(&Text::new(
-            format!("Table 3 ({}): G1 win rate, Wilson 95% interval", self.study.name),
+            format!(
+                "Table 3 ({}): G1 win rate, Wilson 95% interval",
+                self.study.name
+            ),
             (MARGIN as i32, 10),
             bold(15),
         ))
@@ -73,13 +90,21 @@ impl Figure for Table3Heatmap<'_> {
             font(12).pos(centre),
         ))
         .msg()?;
-        root.draw(&Text::new("G1's policy ↓", (MARGIN as i32, (TOP - 14) as i32), font(12)))
-            .msg()?;
+        root.draw(&Text::new(
+            "G1's policy ↓",
+            (MARGIN as i32, (TOP - 14) as i32),
+            font(12),
+        ))
+        .msg()?;
         let span = self.span();
         for (j, g2) in self.names.iter().enumerate() {
             let x = (LEFT + j as u32 * CELL.0 + CELL.0 / 2) as i32;
-            root.draw(&Text::new(g2.clone(), (x, (TOP - 14) as i32), font(13).pos(centre)))
-                .msg()?;
+            root.draw(&Text::new(
+                g2.clone(),
+                (x, (TOP - 14) as i32),
+                font(13).pos(centre),
+            ))
+            .msg()?;
         }
         for (i, g1) in self.names.iter().enumerate() {
             let y0 = (TOP + i as u32 * CELL.1) as i32;
@@ -95,8 +120,11 @@ impl Figure for Table3Heatmap<'_> {
                 let cx = x0 + CELL.0 as i32 / 2;
                 match self.cell(g1, g2) {
                     Some(c) => {
-                        root.draw(&Rectangle::new([(x0, y0), (x1, y1)], colour(c.rate, span).filled()))
-                            .msg()?;
+                        root.draw(&Rectangle::new(
+                            [(x0, y0), (x1, y1)],
+                            colour(c.rate, span).filled(),
+                        ))
+                        .msg()?;
                         root.draw(&Text::new(
                             format!("{:.3}", c.rate),
                             (cx, y0 + 24),
@@ -115,8 +143,11 @@ impl Figure for Table3Heatmap<'_> {
                             .msg()?;
                     }
                 }
-                root.draw(&Rectangle::new([(x0, y0), (x1, y1)], palette::GUIDE.stroke_width(1)))
-                    .msg()?;
+                root.draw(&Rectangle::new(
+                    [(x0, y0), (x1, y1)],
+                    palette::GUIDE.stroke_width(1),
+                ))
+                .msg()?;
             }
         }
         Ok(())

@@ -7,10 +7,10 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::ticks::Ticks;
 use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+use super::ticks::Ticks;
 use crate::report::results::StudyResults;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 const HEIGHT: u32 = 340;
 const PER_POLICY: u32 = 130;
@@ -39,16 +39,23 @@ impl Figure for Table5Bars<'_> {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
         root.draw(&Text::new(
-            format!("Table 5 ({}): how each policy uses its briscole", self.study.name),
+            format!(
+                "Table 5 ({}): how each policy uses its briscole",
+                self.study.name
+            ),
             (16, 10),
             bold(15),
         ))
         .msg()?;
         // legend of the left panel
-        let legend = [(palette::OURS, "won"), (palette::PAPER, "wasted (vs a 0-point card)")];
+        let legend = [
+            (palette::OURS, "won"),
+            (palette::PAPER, "wasted (vs a 0-point card)"),
+        ];
         let mut x = 16;
         for (c, label) in legend {
-            root.draw(&Rectangle::new([(x, 34), (x + 12, 46)], c.filled())).msg()?;
+            root.draw(&Rectangle::new([(x, 34), (x + 12, 46)], c.filled()))
+                .msg()?;
             root.draw(&Text::new(label, (x + 16, 34), font(12))).msg()?;
             x += 40 + 7 * label.len() as i32;
         }
@@ -81,6 +88,7 @@ impl Figure for Table5Bars<'_> {
             .configure_mesh()
             .disable_x_mesh()
             .bold_line_style(palette::GUIDE.mix(0.15))
+            .light_line_style(TRANSPARENT)
             .x_label_formatter(&name_of)
             .y_label_formatter(&|v| format!("{v:.1}"))
             .label_style(font(12))
@@ -88,9 +96,10 @@ impl Figure for Table5Bars<'_> {
             .msg()?;
         for (i, r) in rows.iter().enumerate() {
             let x = i as f64;
-            for (off, v, c) in
-                [(-0.36, r.win_rate, palette::OURS), (0.02, r.wasted_fraction, palette::PAPER)]
-            {
+            for (off, v, c) in [
+                (-0.36, r.win_rate, palette::OURS),
+                (0.02, r.wasted_fraction, palette::PAPER),
+            ] {
                 chart
                     .draw_series(std::iter::once(Rectangle::new(
                         [(x + off, 0.0), (x + off + 0.34, v)],
@@ -125,6 +134,7 @@ impl Figure for Table5Bars<'_> {
             .configure_mesh()
             .disable_x_mesh()
             .bold_line_style(palette::GUIDE.mix(0.15))
+            .light_line_style(TRANSPARENT)
             .x_label_formatter(&name_of)
             .y_label_formatter(&|v| format!("{v:.0}"))
             .label_style(font(12))

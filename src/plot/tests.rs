@@ -22,16 +22,26 @@ fn figure2_has_one_panel_per_matchup_and_one_circle_per_kept_bin() {
         panels += 1;
     }
     assert_eq!(panels, 9);
-    let kept: usize = study.figure2.iter().map(|p| p.bins.iter().filter(|b| b.kept).count()).sum();
-    let dropped: usize =
-        study.figure2.iter().map(|p| p.bins.iter().filter(|b| !b.kept).count()).sum();
+    let kept: usize = study
+        .figure2
+        .iter()
+        .map(|p| p.bins.iter().filter(|b| b.kept).count())
+        .sum();
+    let dropped: usize = study
+        .figure2
+        .iter()
+        .map(|p| p.bins.iter().filter(|b| !b.kept).count())
+        .sum();
     assert!(dropped > 0, "the fixture has bins below the minimum");
     assert_eq!(count(&svg, "<circle"), kept);
     // text stays text, with the paper's notation
     assert!(svg.contains("Δ_briscola = B_G1 − B_G2"));
     assert!(svg.contains("Pr(G1 wins)"));
     for tick in ["-10", "-8", "-2", "0", "2", "8", "10"] {
-        assert!(svg.contains(&format!(">\n{tick}\n</text>")), "x tick {tick}");
+        assert!(
+            svg.contains(&format!(">\n{tick}\n</text>")),
+            "x tick {tick}"
+        );
     }
     assert!(!svg.contains("<image"), "no raster inside the SVG");
 }
@@ -49,7 +59,11 @@ fn figure2_scales_to_k_policies() {
 #[test]
 fn writing_twice_gives_identical_bytes() {
     let results = fixture::results(&["greedy", "hoarder", "counter"]);
-    let paper = vec![PaperBreakEven { g1_policy: "greedy".into(), g2_policy: "counter".into(), delta: -1.0 }];
+    let paper = vec![PaperBreakEven {
+        g1_policy: "greedy".into(),
+        g2_policy: "counter".into(),
+        delta: -1.0,
+    }];
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
     let fa = write_figures(&results, &paper, a.path()).unwrap();
@@ -89,8 +103,16 @@ fn bad_study_name_is_an_error_not_a_path() {
 fn breakeven_draws_paper_values_as_squares() {
     let results = fixture::results(&["greedy", "hoarder", "counter"]);
     let paper = vec![
-        PaperBreakEven { g1_policy: "greedy".into(), g2_policy: "counter".into(), delta: -1.0 },
-        PaperBreakEven { g1_policy: "counter".into(), g2_policy: "greedy".into(), delta: 2.0 },
+        PaperBreakEven {
+            g1_policy: "greedy".into(),
+            g2_policy: "counter".into(),
+            delta: -1.0,
+        },
+        PaperBreakEven {
+            g1_policy: "counter".into(),
+            g2_policy: "greedy".into(),
+            delta: 2.0,
+        },
     ];
     let with = render_svg(&BreakEvenChart::new(&results.studies[0], &paper), "b").unwrap();
     let without = render_svg(&BreakEvenChart::new(&results.studies[0], &[]), "b").unwrap();

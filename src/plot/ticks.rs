@@ -19,7 +19,10 @@ pub struct Ticks {
 impl Ticks {
     /// The axis over `range` with ticks at `ticks`.
     pub fn new(range: Range<f64>, ticks: Vec<f64>) -> Ticks {
-        Ticks { inner: range.into(), ticks }
+        Ticks {
+            inner: range.into(),
+            ticks,
+        }
     }
 
     /// Ticks at every integer of `0..n` over `-0.5..n-0.5`: one per category.
@@ -43,7 +46,11 @@ impl Ranged for Ticks {
     }
 
     fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
-        if hint.weight().allow_light_points() { Vec::new() } else { self.ticks.clone() }
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
     }
 
     fn range(&self) -> Range<f64> {

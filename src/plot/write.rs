@@ -84,8 +84,16 @@ fn check_study_name(name: &str) -> Result<(), PlotError> {
     let ok = !name.is_empty()
         && name.len() <= 40
         && name.starts_with(|c: char| c.is_ascii_alphanumeric())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if ok { Ok(()) } else { Err(PlotError::BadStudyName { name: name.to_string() }) }
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(PlotError::BadStudyName {
+            name: name.to_string(),
+        })
+    }
 }
 
 fn write_one<F: Figure>(
@@ -103,7 +111,10 @@ fn write_one<F: Figure>(
     };
     let svg = render_svg(fig, &name)?;
     let svg_path = file.svg_path(out_dir);
-    std::fs::write(&svg_path, svg).map_err(|source| PlotError::Io { path: svg_path, source })?;
+    std::fs::write(&svg_path, svg).map_err(|source| PlotError::Io {
+        path: svg_path,
+        source,
+    })?;
     render_png(fig, &name, &file.png_path(out_dir))?;
     Ok(file)
 }
@@ -116,7 +127,10 @@ pub fn write_study_figures(
 ) -> Result<Vec<FigureFile>, PlotError> {
     check_study_name(&study.name)?;
     let dir = out_dir.join(&study.name);
-    std::fs::create_dir_all(&dir).map_err(|source| PlotError::Io { path: dir.clone(), source })?;
+    std::fs::create_dir_all(&dir).map_err(|source| PlotError::Io {
+        path: dir.clone(),
+        source,
+    })?;
     let mut out = Vec::with_capacity(FigureKind::ALL.len());
     for kind in FigureKind::ALL {
         let n = &study.name;
@@ -125,9 +139,12 @@ pub fn write_study_figures(
             FigureKind::Table3 => write_one(&Table3Heatmap::new(study), n, kind, out_dir)?,
             FigureKind::Table5 => write_one(&Table5Bars::new(study), n, kind, out_dir)?,
             FigureKind::Folk => write_one(&FolkShare::new(study), n, kind, out_dir)?,
-            FigureKind::Breakeven => {
-                write_one(&BreakEvenChart::new(study, paper_breakeven), n, kind, out_dir)?
-            }
+            FigureKind::Breakeven => write_one(
+                &BreakEvenChart::new(study, paper_breakeven),
+                n,
+                kind,
+                out_dir,
+            )?,
         };
         out.push(file);
     }

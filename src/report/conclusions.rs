@@ -131,7 +131,10 @@ impl Conclusions {
         for (i, a) in names.iter().enumerate() {
             for b in names.iter().skip(i + 1) {
                 let (Some(ab), Some(ba)) = (rate(study, a, b), rate(study, b, a)) else {
-                    undecided.push(Undecided { a: a.clone(), b: b.clone() });
+                    undecided.push(Undecided {
+                        a: a.clone(),
+                        b: b.clone(),
+                    });
                     continue;
                 };
                 if ab.0 > 0.5 && ba.0 < 0.5 {
@@ -151,15 +154,23 @@ impl Conclusions {
                         significant: ba.1 > 0.5 && ab.2 < 0.5,
                     });
                 } else {
-                    undecided.push(Undecided { a: a.clone(), b: b.clone() });
+                    undecided.push(Undecided {
+                        a: a.clone(),
+                        b: b.clone(),
+                    });
                 }
             }
         }
         let beats = |w: &str, l: &str| dominance.iter().any(|d| d.winner == w && d.loser == l);
         let mut order = names.clone();
-        order.sort_by_key(|p| std::cmp::Reverse(dominance.iter().filter(|d| d.winner == *p).count()));
+        order.sort_by_key(|p| {
+            std::cmp::Reverse(dominance.iter().filter(|d| d.winner == *p).count())
+        });
         let is_chain = undecided.is_empty()
-            && order.iter().enumerate().all(|(i, a)| order.iter().skip(i + 1).all(|b| beats(a, b)));
+            && order
+                .iter()
+                .enumerate()
+                .all(|(i, a)| order.iter().skip(i + 1).all(|b| beats(a, b)));
         let chain = is_chain.then(|| order.clone());
         let chain_text = match &chain {
             Some(c) => c.join(" ≻ "),
@@ -172,8 +183,16 @@ impl Conclusions {
             !others.is_empty() && others.iter().all(|p| beats(&reference, p));
         let some_policy_beats_reference = others.iter().any(|p| beats(p, &reference));
         let f = &study.folk_theorem;
-        let folk_min = f.per_matchup.iter().map(|c| c.rate).fold(f64::INFINITY, f64::min);
-        let folk_max = f.per_matchup.iter().map(|c| c.rate).fold(f64::NEG_INFINITY, f64::max);
+        let folk_min = f
+            .per_matchup
+            .iter()
+            .map(|c| c.rate)
+            .fold(f64::INFINITY, f64::min);
+        let folk_max = f
+            .per_matchup
+            .iter()
+            .map(|c| c.rate)
+            .fold(f64::NEG_INFINITY, f64::max);
         let diagonal: Vec<(String, f64, f64, f64)> = names
             .iter()
             .filter_map(|p| rate(study, p, p).map(|(r, lo, hi)| (p.clone(), r, lo, hi)))
@@ -190,8 +209,7 @@ impl Conclusions {
             reference_dominates_all,
             some_policy_beats_reference,
             folk_deterministic_rejected: f.games > 0 && f.hi < 1.0,
-            folk_probabilistic_supported: f.lo > 0.5
-                && f.p_value.value.is_none_or(|p| p < 0.05),
+            folk_probabilistic_supported: f.lo > 0.5 && f.p_value.value.is_none_or(|p| p < 0.05),
             folk_min,
             folk_max,
             pairwise_rejected: study.pairwise.cells.iter().filter(|c| c.reject).count(),

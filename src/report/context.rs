@@ -103,7 +103,11 @@ fn view(study: &StudyResults, published: &Published, inputs: &ScoreInputs) -> St
             cells: policies
                 .iter()
                 .map(|g2| {
-                    study.table3.iter().find(|c| c.g1_policy == *g1 && c.g2_policy == *g2).cloned()
+                    study
+                        .table3
+                        .iter()
+                        .find(|c| c.g1_policy == *g1 && c.g2_policy == *g2)
+                        .cloned()
                 })
                 .collect(),
         })
@@ -134,9 +138,14 @@ impl ReportContext {
         if results.studies.is_empty() {
             return Err(RenderError::Results("no study to report on".into()));
         }
-        let inputs = ScoreInputs { min_games_per_bin: Some(min_games_per_bin) };
-        let studies: Vec<StudyView> =
-            results.studies.iter().map(|s| view(s, published, &inputs)).collect();
+        let inputs = ScoreInputs {
+            min_games_per_bin: Some(min_games_per_bin),
+        };
+        let studies: Vec<StudyView> = results
+            .studies
+            .iter()
+            .map(|s| view(s, published, &inputs))
+            .collect();
         let cards: Vec<Scorecard> = studies.iter().map(|s| s.scorecard.clone()).collect();
         let comparison = studies[0]
             .scorecard

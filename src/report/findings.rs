@@ -40,11 +40,18 @@ pub struct Finding {
 }
 
 fn cell_rate(s: &StudyResults, a: &str, b: &str) -> Option<f64> {
-    s.table3.iter().find(|c| c.g1_policy == a && c.g2_policy == b).map(|c| c.rate)
+    s.table3
+        .iter()
+        .find(|c| c.g1_policy == a && c.g2_policy == b)
+        .map(|c| c.rate)
 }
 
 fn reproduced(card: &Scorecard) -> (usize, usize) {
-    let compared = card.rows.iter().filter(|r| r.verdict != Verdict::NotCompared).count();
+    let compared = card
+        .rows
+        .iter()
+        .filter(|r| r.verdict != Verdict::NotCompared)
+        .count();
     let ok = card
         .rows
         .iter()
@@ -65,7 +72,9 @@ fn tie_break(results: &Results, cards: &[Scorecard], published: &Published) -> O
     let mut rows = Vec::new();
     let mut max_move: f64 = 0.0;
     for c in &main.table3 {
-        let Some(v) = cell_rate(variant, &c.g1_policy, &c.g2_policy) else { continue };
+        let Some(v) = cell_rate(variant, &c.g1_policy, &c.g2_policy) else {
+            continue;
+        };
         let paper = published
             .number(&format!("table3.{}_{}.rate", c.g1_policy, c.g2_policy))
             .map_or_else(|| "—".to_string(), |p| fixed(p, 3));
@@ -84,28 +93,41 @@ fn tie_break(results: &Results, cards: &[Scorecard], published: &Published) -> O
     let f = (&main.folk_theorem, &variant.folk_theorem);
     rows.push(vec![
         "H0(1): majority holder's share".into(),
-        published.number("folk_theorem.rate").map_or("—".into(), |p| fixed(p, 4)),
+        published
+            .number("folk_theorem.rate")
+            .map_or("—".into(), |p| fixed(p, 4)),
         fixed(f.0.rate, 4),
         fixed(f.1.rate, 4),
         format!("{} pp", signed(100.0 * (f.1.rate - f.0.rate), 2)),
         String::new(),
     ]);
     for t in &main.table4.terms {
-        let Some(u) = variant.table4.terms.iter().find(|u| u.term == t.term) else { continue };
+        let Some(u) = variant.table4.terms.iter().find(|u| u.term == t.term) else {
+            continue;
+        };
         rows.push(vec![
             format!("Table 4: OR {}", t.label),
-            published.number(&format!("table4.{}.or", t.term)).map_or("—".into(), |p| fixed(p, 3)),
+            published
+                .number(&format!("table4.{}.or", t.term))
+                .map_or("—".into(), |p| fixed(p, 3)),
             fixed(t.odds_ratio, 4),
             fixed(u.odds_ratio, 4),
             signed(u.odds_ratio - t.odds_ratio, 4),
-            fixed((u.estimate - t.estimate) / (std::f64::consts::SQRT_2 * t.std_error), 1),
+            fixed(
+                (u.estimate - t.estimate) / (std::f64::consts::SQRT_2 * t.std_error),
+                1,
+            ),
         ]);
     }
     for r in &main.table5 {
-        let Some(u) = variant.table5.iter().find(|u| u.policy == r.policy) else { continue };
+        let Some(u) = variant.table5.iter().find(|u| u.policy == r.policy) else {
+            continue;
+        };
         rows.push(vec![
             format!("Table 5: {} briscola win rate", r.policy),
-            published.number(&format!("table5.{}.win_rate", r.policy)).map_or("—".into(), |p| fixed(p, 3)),
+            published
+                .number(&format!("table5.{}.win_rate", r.policy))
+                .map_or("—".into(), |p| fixed(p, 3)),
             fixed(r.win_rate, 4),
             fixed(u.win_rate, 4),
             signed(u.win_rate - r.win_rate, 4),
@@ -150,7 +172,11 @@ fn tie_break(results: &Results, cards: &[Scorecard], published: &Published) -> O
 }
 
 fn delta_even(main: &StudyResults, published: &Published) -> Option<Finding> {
-    let delta = main.table4.terms.iter().find(|t| t.term == "delta_briscola")?;
+    let delta = main
+        .table4
+        .terms
+        .iter()
+        .find(|t| t.term == "delta_briscola")?;
     let bins = main.figure2.iter().flat_map(|p| &p.bins);
     let odd: u64 = bins.clone().filter(|b| b.delta % 2 != 0).map(|b| b.n).sum();
     let all: u64 = bins.map(|b| b.n).sum();
@@ -163,9 +189,18 @@ fn delta_even(main: &StudyResults, published: &Published) -> Option<Finding> {
         .max_by(|x, y| x.1.total_cmp(&y.1));
     let mut rows = vec![
         vec!["non-tied games".into(), thousands(i128::from(all))],
-        vec!["of which with odd Δ_briscola".into(), thousands(i128::from(odd))],
-        vec!["OR per +1 of Δ_briscola (Table 4's unit)".into(), fixed(delta.odds_ratio, 3)],
-        vec!["OR per trump moved from G2 to G1 (Δ + 2)".into(), fixed(per_trump, 3)],
+        vec![
+            "of which with odd Δ_briscola".into(),
+            thousands(i128::from(odd)),
+        ],
+        vec![
+            "OR per +1 of Δ_briscola (Table 4's unit)".into(),
+            fixed(delta.odds_ratio, 3),
+        ],
+        vec![
+            "OR per trump moved from G2 to G1 (Δ + 2)".into(),
+            fixed(per_trump, 3),
+        ],
     ];
     if let Some(p) = paper_or {
         rows.push(vec!["the paper's 1.217 squared".into(), fixed(p * p, 3)]);
@@ -173,7 +208,11 @@ fn delta_even(main: &StudyResults, published: &Published) -> Option<Finding> {
     if let Some((b, d)) = ce {
         rows.push(vec![
             format!("largest break-even Δ ({} vs {})", b.g1_policy, b.g2_policy),
-            format!("{} = {} trumps moved from an even split", fixed(d, 2), fixed(d / 2.0, 2)),
+            format!(
+                "{} = {} trumps moved from an even split",
+                fixed(d, 2),
+                fixed(d / 2.0, 2)
+            ),
         ]);
     }
     Some(Finding {
@@ -196,7 +235,11 @@ fn delta_even(main: &StudyResults, published: &Published) -> Option<Finding> {
 }
 
 fn or_three_ways(main: &StudyResults, published: &Published) -> Option<Finding> {
-    let delta = main.table4.terms.iter().find(|t| t.term == "delta_briscola")?;
+    let delta = main
+        .table4
+        .terms
+        .iter()
+        .find(|t| t.term == "delta_briscola")?;
     let mut rows = Vec::new();
     let mut intervals = Vec::new();
     for (key, place) in [
@@ -205,7 +248,9 @@ fn or_three_ways(main: &StudyResults, published: &Published) -> Option<Finding> 
         ("delta_briscola_abstract", "abstract"),
     ] {
         let e = |f: &str| published.get(&format!("table4.{key}.{f}"));
-        let (Some(or), Some(lo), Some(hi)) = (e("or"), e("lo"), e("hi")) else { continue };
+        let (Some(or), Some(lo), Some(hi)) = (e("or"), e("lo"), e("hi")) else {
+            continue;
+        };
         let (lo_v, hi_v) = (lo.value.as_f64()?, hi.value.as_f64()?);
         let prec = or.precision();
         let ours_rounded = prec.format(delta.odds_ratio);
@@ -219,15 +264,19 @@ fn or_three_ways(main: &StudyResults, published: &Published) -> Option<Finding> 
                 prec.format(delta.lo),
                 prec.format(delta.hi)
             ),
-            if ours_rounded == prec.format(or.value.as_f64()?) { "yes".into() } else { "no".into() },
+            if ours_rounded == prec.format(or.value.as_f64()?) {
+                "yes".into()
+            } else {
+                "no".into()
+            },
         ]);
     }
     if rows.len() < 2 {
         return None;
     }
-    let clash = intervals.iter().any(|(_, lo, hi, _)| {
-        intervals.iter().any(|(_, _, _, v)| *v < *lo || *v > *hi)
-    });
+    let clash = intervals
+        .iter()
+        .any(|(_, lo, hi, _)| intervals.iter().any(|(_, _, _, v)| *v < *lo || *v > *hi));
     Some(Finding {
         id: "or-three-ways".into(),
         title: "The Δ_briscola odds ratio is quoted three different ways".into(),
@@ -265,7 +314,10 @@ fn profile_vs_wald(main: &StudyResults, card: &Scorecard) -> Option<Finding> {
     if bounds.is_empty() {
         return None;
     }
-    let same = bounds.iter().filter(|r| r.verdict == Verdict::PrintedPrecision).count();
+    let same = bounds
+        .iter()
+        .filter(|r| r.verdict == Verdict::PrintedPrecision)
+        .count();
     Some(Finding {
         id: "profile-vs-wald".into(),
         title: "Table 4's intervals are captioned Wald but the released script computes profile-likelihood intervals".into(),
@@ -290,8 +342,13 @@ fn game_count(main: &StudyResults) -> Finding {
     let k = s.policies.len().max(1) as u64;
     Finding {
         id: "game-count".into(),
-        title: format!("The tournament has {} games, not 10^6", thousands(i128::from(s.games_total))),
-        paper_says: "Abstract and §1: \"a round-robin Monte Carlo tournament of 10^6 simulated games\".".into(),
+        title: format!(
+            "The tournament has {} games, not 10^6",
+            thousands(i128::from(s.games_total))
+        ),
+        paper_says:
+            "Abstract and §1: \"a round-robin Monte Carlo tournament of 10^6 simulated games\"."
+                .into(),
         we_find: format!(
             "Each of the {} ordered matchups plays floor({} / {}) = {} games, so {} games are played in all; {} requested game(s) are never played.",
             k * k,
@@ -329,7 +386,13 @@ fn seat(main: &StudyResults, c: &Conclusions) -> Option<Finding> {
     let rows = c
         .diagonal
         .iter()
-        .map(|(p, r, lo, hi)| vec![format!("{p} vs {p}"), fixed(*r, 4), format!("[{}, {}]", fixed(*lo, 4), fixed(*hi, 4))])
+        .map(|(p, r, lo, hi)| {
+            vec![
+                format!("{p} vs {p}"),
+                fixed(*r, 4),
+                format!("[{}, {}]", fixed(*lo, 4), fixed(*hi, 4)),
+            ]
+        })
         .collect();
     Some(Finding {
         id: "seat".into(),
@@ -397,7 +460,10 @@ fn z_critical(main: &StudyResults, published: &Published) -> Option<Finding> {
     Some(Finding {
         id: "z-critical".into(),
         title: "The Bonferroni critical value is misrounded".into(),
-        paper_says: format!("§3: α = 0.05/8 = 6.25 × 10^−3, z_(1−α/2) ≈ {}.", paper.printed()),
+        paper_says: format!(
+            "§3: α = 0.05/8 = 6.25 × 10^−3, z_(1−α/2) ≈ {}.",
+            paper.printed()
+        ),
         we_find: format!(
             "For a per-test α of {} the two-sided critical value is z = {}, which rounds to {}, not {}. The error does not change any conclusion.",
             super::format::fixed(alpha, 5),
@@ -436,7 +502,9 @@ fn strategy_vs_luck(main: &StudyResults, c: &Conclusions) -> Option<Finding> {
 
 /// Every finding that the results support, in reading order.
 pub fn findings(results: &Results, cards: &[Scorecard], published: &Published) -> Vec<Finding> {
-    let Some(main) = results.studies.first() else { return Vec::new() };
+    let Some(main) = results.studies.first() else {
+        return Vec::new();
+    };
     let conclusions = Conclusions::of(main);
     let mut out = Vec::new();
     if !cards.is_empty() {
@@ -468,11 +536,23 @@ mod tests {
         let text = include_str!("../../reference/published.toml");
         let published = Published::parse(text, "published.toml").unwrap();
         let r = fixture::results(&["greedy", "hoarder", "counter"]);
-        let cards: Vec<_> =
-            r.studies.iter().map(|s| score(s, &published, &ScoreInputs::default())).collect();
+        let cards: Vec<_> = r
+            .studies
+            .iter()
+            .map(|s| score(s, &published, &ScoreInputs::default()))
+            .collect();
         let f = findings(&r, &cards, &published);
         let ids: Vec<&str> = f.iter().map(|x| x.id.as_str()).collect();
-        for id in ["tie-break", "delta-even", "or-three-ways", "profile-vs-wald", "game-count", "retained", "seat", "power"] {
+        for id in [
+            "tie-break",
+            "delta-even",
+            "or-three-ways",
+            "profile-vs-wald",
+            "game-count",
+            "retained",
+            "seat",
+            "power",
+        ] {
             assert!(ids.contains(&id), "{id} missing from {ids:?}");
         }
         let even = f.iter().find(|x| x.id == "delta-even").unwrap();

@@ -11,9 +11,17 @@ use crate::stats::p_value::PValue;
 
 /// The paper's Table 3 rate for a pair of the paper's policy names.
 fn paper_rate(g1: &str, g2: &str) -> Option<f64> {
-    let i = ["greedy", "hoarder", "counter"].iter().position(|p| *p == g1)?;
-    let j = ["greedy", "hoarder", "counter"].iter().position(|p| *p == g2)?;
-    let t = [[0.490, 0.508, 0.547], [0.456, 0.483, 0.520], [0.427, 0.449, 0.488]];
+    let i = ["greedy", "hoarder", "counter"]
+        .iter()
+        .position(|p| *p == g1)?;
+    let j = ["greedy", "hoarder", "counter"]
+        .iter()
+        .position(|p| *p == g2)?;
+    let t = [
+        [0.490, 0.508, 0.547],
+        [0.456, 0.483, 0.520],
+        [0.427, 0.449, 0.488],
+    ];
     Some(t[i][j])
 }
 
@@ -82,7 +90,11 @@ pub fn study(
         .map(|(i, p)| PolicySpec {
             name: (*p).to_string(),
             kind: kind_of(p, i),
-            threshold: if kind_of(p, i) == PolicyKind::Greedy { 0 } else { 10 },
+            threshold: if kind_of(p, i) == PolicyKind::Greedy {
+                0
+            } else {
+                10
+            },
             tie_break,
         })
         .collect();
@@ -96,8 +108,8 @@ pub fn study(
     for (i, g1) in policies.iter().enumerate() {
         for (j, g2) in policies.iter().enumerate() {
             idx += 1;
-            let base = paper_rate(g1, g2)
-                .unwrap_or(0.49 + 0.03 * (j as f64 - i as f64) / k.max(1) as f64);
+            let base =
+                paper_rate(g1, g2).unwrap_or(0.49 + 0.03 * (j as f64 - i as f64) / k.max(1) as f64);
             let target = base + shift * (((idx * 7) % 5) as f64 - 2.0) / 2.0;
             let ties = if idx == k * k { 2752 } else { 2748 };
             let non_tied = per - ties.min(per);
@@ -110,7 +122,11 @@ pub fn study(
             let (mut lo_a, mut hi_a) = (-5.0, 5.0);
             for _ in 0..80 {
                 let mid = 0.5 * (lo_a + hi_a);
-                if rate_at(mid) < target { lo_a = mid } else { hi_a = mid }
+                if rate_at(mid) < target {
+                    lo_a = mid
+                } else {
+                    hi_a = mid
+                }
             }
             let a = 0.5 * (lo_a + hi_a);
             let mut bins = Vec::new();
@@ -134,7 +150,15 @@ pub fn study(
                     folk_table[1][0] += wins;
                     folk_table[1][1] += n - wins;
                 }
-                bins.push(Figure2Bin { delta, n, wins, rate, lo, hi, kept: n >= 50 });
+                bins.push(Figure2Bin {
+                    delta,
+                    n,
+                    wins,
+                    rate,
+                    lo,
+                    hi,
+                    kept: n >= 50,
+                });
             }
             let (rate, lo, hi) = wilson(wins_total, n_total);
             table3.push(MatchupRate {
@@ -270,7 +294,12 @@ pub fn study(
         },
     };
     let n_fit: u64 = table3.iter().map(|c| c.non_tied).sum();
-    let mut terms = vec![term("intercept", "Intercept", 0.949f64.ln() + shift, 0.0049)];
+    let mut terms = vec![term(
+        "intercept",
+        "Intercept",
+        0.949f64.ln() + shift,
+        0.0049,
+    )];
     let paper_g1 = |p: &str| match p {
         "hoarder" => Some(0.853f64),
         "counter" => Some(0.740f64),
@@ -278,19 +307,37 @@ pub fn study(
     };
     for (i, p) in policies.iter().enumerate().skip(1) {
         let or = paper_g1(p).unwrap_or(1.0 - 0.1 * i as f64);
-        terms.push(term(&format!("g1_{p}"), &format!("G1 = {p}"), or.ln() - shift, 0.0054));
+        terms.push(term(
+            &format!("g1_{p}"),
+            &format!("G1 = {p}"),
+            or.ln() - shift,
+            0.0054,
+        ));
     }
     for (i, p) in policies.iter().enumerate().skip(1) {
         let or = paper_g1(p).map_or(1.0 + 0.12 * i as f64, |o| match *p {
             "hoarder" => 1.139,
             _ => o.recip() * 0.998,
         });
-        terms.push(term(&format!("g2_{p}"), &format!("G2 = {p}"), or.ln() + shift, 0.0052));
+        terms.push(term(
+            &format!("g2_{p}"),
+            &format!("G2 = {p}"),
+            or.ln() + shift,
+            0.0052,
+        ));
     }
-    terms.push(term("delta_briscola", "Δ_briscola (per +1)", delta_coef + shift / 4.0, 0.00084));
+    terms.push(term(
+        "delta_briscola",
+        "Δ_briscola (per +1)",
+        delta_coef + shift / 4.0,
+        0.00084,
+    ));
     let table4 = Table4 {
         n: n_fit,
-        reference_policy: policies.first().map(|s| (*s).to_string()).unwrap_or_default(),
+        reference_policy: policies
+            .first()
+            .map(|s| (*s).to_string())
+            .unwrap_or_default(),
         terms,
         log_likelihood: -640_000.5,
         iterations: 14,

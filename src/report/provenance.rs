@@ -124,7 +124,10 @@ impl Provenance {
                 outputs: a
                     .outputs
                     .iter()
-                    .map(|(n, h)| OutputHash { name: n.clone(), sha256: h.clone() })
+                    .map(|(n, h)| OutputHash {
+                        name: n.clone(),
+                        sha256: h.clone(),
+                    })
                     .collect(),
             })
             .collect();

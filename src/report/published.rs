@@ -97,7 +97,11 @@ impl Precision {
         match self {
             Precision::Decimals(d) => 0.5 * 10f64.powi(-(d as i32)),
             Precision::Significant(s) => {
-                let mag = if x == 0.0 { 0 } else { x.abs().log10().floor() as i32 };
+                let mag = if x == 0.0 {
+                    0
+                } else {
+                    x.abs().log10().floor() as i32
+                };
                 0.5 * 10f64.powi(mag - (s as i32 - 1))
             }
         }
@@ -151,8 +155,10 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 impl Published {
     /// Read and parse `path`.
     pub fn load(path: &Path) -> Result<Published, RenderError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| RenderError::Read { path: path.to_path_buf(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| RenderError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
         Published::parse(&text, &path.display().to_string())
     }
 
@@ -160,7 +166,12 @@ impl Published {
     pub fn parse(text: &str, origin: &str) -> Result<Published, RenderError> {
         let err = |offset: usize, message: String| {
             let (line, column) = line_col(text, offset);
-            RenderError::Published { origin: origin.to_string(), line, column, message }
+            RenderError::Published {
+                origin: origin.to_string(),
+                line,
+                column,
+                message,
+            }
         };
         let doc = DeTable::parse(text)
             .map_err(|e| err(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
@@ -181,14 +192,21 @@ impl Published {
                 }
                 DeValue::Array(a) => {
                     let items: Vec<_> = a.iter().collect();
-                    if items.iter().all(|c| matches!(c.get_ref(), DeValue::String(_))) {
+                    if items
+                        .iter()
+                        .all(|c| matches!(c.get_ref(), DeValue::String(_)))
+                    {
                         let joined: Vec<String> = items
                             .iter()
                             .filter_map(|c| c.get_ref().as_str().map(str::to_string))
                             .collect();
                         entries.push((
                             span.start,
-                            PublishedEntry { key, value: PubValue::Str(joined.join(", ")), text: raw },
+                            PublishedEntry {
+                                key,
+                                value: PubValue::Str(joined.join(", ")),
+                                text: raw,
+                            },
                         ));
                         continue;
                     }
@@ -217,7 +235,14 @@ impl Published {
                     return Err(err(span.start, format!("`{key}`: dates are not figures")));
                 }
             };
-            entries.push((span.start, PublishedEntry { key, value, text: raw }));
+            entries.push((
+                span.start,
+                PublishedEntry {
+                    key,
+                    value,
+                    text: raw,
+                },
+            ));
         }
         entries.sort_by_key(|(start, _)| *start);
         Ok(Published {
@@ -249,7 +274,10 @@ impl Published {
         let names = self.policies();
         names.iter().find_map(|a| {
             let rest = s.strip_prefix(a.as_str())?.strip_prefix('_')?;
-            names.iter().any(|b| b == rest).then(|| (a.clone(), rest.to_string()))
+            names
+                .iter()
+                .any(|b| b == rest)
+                .then(|| (a.clone(), rest.to_string()))
         })
     }
 
@@ -260,7 +288,11 @@ impl Published {
             .filter_map(|e| {
                 let pair = e.key.strip_prefix("figure2.break_even_delta_")?;
                 let (g1, g2) = self.split_pair(pair)?;
-                Some(PaperBreakEven { g1_policy: g1, g2_policy: g2, delta: e.value.as_f64()? })
+                Some(PaperBreakEven {
+                    g1_policy: g1,
+                    g2_policy: g2,
+                    delta: e.value.as_f64()?,
+                })
             })
             .collect()
     }
@@ -292,7 +324,12 @@ mod tests {
         let e = p.get("table3.greedy_greedy.rate").unwrap();
         assert_eq!(e.text, "0.490");
         assert_eq!(e.precision(), Precision::Decimals(3));
-        assert_eq!(p.get("folk_theorem.per_matchup_rate_range[1]").unwrap().text, "0.66");
+        assert_eq!(
+            p.get("folk_theorem.per_matchup_rate_range[1]")
+                .unwrap()
+                .text,
+            "0.66"
+        );
         assert_eq!(p.policies(), vec!["greedy", "hoarder", "counter"]);
         assert_eq!(
             p.split_pair("greedy_counter"),

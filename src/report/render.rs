@@ -10,7 +10,9 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use minijinja::{AutoEscape, Environment, Error, ErrorKind, Output, State, UndefinedBehavior, Value};
+use minijinja::{
+    AutoEscape, Environment, Error, ErrorKind, Output, State, UndefinedBehavior, Value,
+};
 use serde::Deserialize;
 
 use super::context::ReportContext;
@@ -89,13 +91,19 @@ pub fn environment(templates_dir: &Path) -> Environment<'static> {
     env.set_formatter(|out: &mut Output, state: &mut State, value: &Value| {
         if matches!(state.auto_escape(), AutoEscape::Custom(name) if name == MD_ESCAPE) {
             let text = value.to_string();
-            let text = if value.is_safe() { text } else { escape_markdown(&text) };
+            let text = if value.is_safe() {
+                text
+            } else {
+                escape_markdown(&text)
+            };
             out.write_str(&text).map_err(Error::from)
         } else {
             minijinja::escape_formatter(out, state, value)
         }
     });
-    env.add_filter("num", |v: Value| number_or_dash(&v, |x| format::thousands(x.round() as i128)));
+    env.add_filter("num", |v: Value| {
+        number_or_dash(&v, |x| format::thousands(x.round() as i128))
+    });
     env.add_filter("fix", |v: Value, d: Option<usize>| {
         number_or_dash(&v, |x| format::fixed(x, d.unwrap_or(3)))
     });
@@ -106,15 +114,21 @@ pub fn environment(templates_dir: &Path) -> Environment<'static> {
         number_or_dash(&v, |x| format::signed(x, d.unwrap_or(3)))
     });
     env.add_filter("sci", |v: Value, d: Option<usize>| {
-        number_or_dash(&v, |x| format!("{:.*e}", d.unwrap_or(2), x))
+        number_or_dash(&v, |x| format::scientific(x, d.unwrap_or(2)))
     });
     env.add_filter("z", |v: Value| number_or_dash(&v, |x| format::signed(x, 2)));
-    env.add_filter("pval", |v: Value, sig: Option<usize>| -> Result<String, Error> {
-        let p = PValue::deserialize(v.clone()).map_err(|e| {
-            Error::new(ErrorKind::InvalidOperation, format!("pval expects a p-value object, got {v}: {e}"))
-        })?;
-        Ok(format::pval(&p, sig.unwrap_or(2)))
-    });
+    env.add_filter(
+        "pval",
+        |v: Value, sig: Option<usize>| -> Result<String, Error> {
+            let p = PValue::deserialize(v.clone()).map_err(|e| {
+                Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!("pval expects a p-value object, got {v}: {e}"),
+                )
+            })?;
+            Ok(format::pval(&p, sig.unwrap_or(2)))
+        },
+    );
     env
 }
 
@@ -122,8 +136,10 @@ fn figures_value(figs: BTreeMap<String, BTreeMap<String, BTreeMap<String, Value>
     Value::from(
         figs.into_iter()
             .map(|(study, kinds)| {
-                let kinds: BTreeMap<String, Value> =
-                    kinds.into_iter().map(|(k, m)| (k, Value::from(m))).collect();
+                let kinds: BTreeMap<String, Value> = kinds
+                    .into_iter()
+                    .map(|(k, m)| (k, Value::from(m)))
+                    .collect();
                 (study, Value::from(kinds))
             })
             .collect::<BTreeMap<String, Value>>(),
@@ -143,7 +159,10 @@ fn template_err(template: &str, e: &Error) -> RenderError {
         message.push_str(&format!(": {s}"));
         src = s.source();
     }
-    RenderError::Template { template: template.to_string(), message }
+    RenderError::Template {
+        template: template.to_string(),
+        message,
+    }
 }
 
 /// Render the report.
@@ -166,16 +185,17 @@ pub fn render_report(
     let write = |rel: &str, bytes: &[u8]| -> Result<(), RenderError> {
         let path = out_dir.join(rel);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|source| RenderError::Write { path: parent.to_path_buf(), source })?;
+            std::fs::create_dir_all(parent).map_err(|source| RenderError::Write {
+                path: parent.to_path_buf(),
+                source,
+            })?;
         }
         std::fs::write(&path, bytes).map_err(|source| RenderError::Write { path, source })
     };
     for fmt in formats {
         let html = *fmt == ReportFormat::Html;
         // study -> figure stem -> {svg | png}
-        let mut figs: BTreeMap<String, BTreeMap<String, BTreeMap<String, Value>>> =
-            BTreeMap::new();
+        let mut figs: BTreeMap<String, BTreeMap<String, BTreeMap<String, Value>>> = BTreeMap::new();
         for s in &ctx.studies {
             let entry = figs.entry(s.name.clone()).or_default();
             for k in FigureKind::ALL {

@@ -147,9 +147,18 @@ enum Ours {
     Count { value: i64, se: Option<f64> },
     /// A real; `log` when compared on the log scale (odds ratios); `se_is_bound` when the
     /// standard error is an upper bound.
-    Real { value: f64, se: Option<f64>, log: bool, se_is_bound: bool },
+    Real {
+        value: f64,
+        se: Option<f64>,
+        log: bool,
+        se_is_bound: bool,
+    },
     /// A p-value; `zstat` the test statistic it came from, for comparing replications.
-    P { value: PValue, zstat: Option<f64>, paper_scale: f64 },
+    P {
+        value: PValue,
+        zstat: Option<f64>,
+        paper_scale: f64,
+    },
     /// Ours must be below the paper's bound.
     Below(PValue),
     /// Ours must be above the paper's bound.
@@ -230,7 +239,12 @@ fn n_played_se(study: &StudyResults, policy: &str) -> Option<f64> {
         if n == 0 {
             continue;
         }
-        let mean = panel.bins.iter().map(|b| f64::from(b.delta) * b.n as f64).sum::<f64>() / n as f64;
+        let mean = panel
+            .bins
+            .iter()
+            .map(|b| f64::from(b.delta) * b.n as f64)
+            .sum::<f64>()
+            / n as f64;
         let v = panel
             .bins
             .iter()
@@ -296,52 +310,91 @@ fn label_of(published: &Published, key: &str) -> String {
         }
         ["table5", policy, field] => format!("{field}, {policy}"),
         ["pairwise", f] if f.ends_with("_p_bonferroni") => {
-            format!("Bonferroni p, {}", pair(f.trim_end_matches("_p_bonferroni")))
+            format!(
+                "Bonferroni p, {}",
+                pair(f.trim_end_matches("_p_bonferroni"))
+            )
         }
         ["figure2", f] if f.starts_with("break_even_delta_") => {
-            format!("break-even Δ, {} (read off the figure)", pair(&f["break_even_delta_".len()..]))
+            format!(
+                "break-even Δ, {} (read off the figure)",
+                pair(&f["break_even_delta_".len()..])
+            )
         }
         _ => parts[1..].join("."),
     }
 }
 
 /// Our counterpart of `entry`.
-fn ours_for(study: &StudyResults, published: &Published, entry: &PublishedEntry, inputs: &ScoreInputs) -> Ours {
+fn ours_for(
+    study: &StudyResults,
+    published: &Published,
+    entry: &PublishedEntry,
+    inputs: &ScoreInputs,
+) -> Ours {
     let key = entry.key.as_str();
     let parts: Vec<&str> = key.split('.').collect();
     let s = &study.settings;
     let non_tied: u64 = study.table3.iter().map(|c| c.non_tied).sum();
     let cell = |name: &str| {
         let (a, b) = published.split_pair(name)?;
-        study.table3.iter().find(|c| c.g1_policy == a && c.g2_policy == b)
+        study
+            .table3
+            .iter()
+            .find(|c| c.g1_policy == a && c.g2_policy == b)
     };
     let not_here = |what: &str| Ours::None(format!("this study has no {what}"));
     match parts.as_slice() {
-        ["design", "games_total"] => Ours::Count { value: s.games_total as i64, se: None },
-        ["design", "games_per_matchup"] => {
-            Ours::Count { value: s.games_per_matchup as i64, se: None }
-        }
-        ["design", "policies"] => {
-            Ours::Text(s.policies.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "))
-        }
+        ["design", "games_total"] => Ours::Count {
+            value: s.games_total as i64,
+            se: None,
+        },
+        ["design", "games_per_matchup"] => Ours::Count {
+            value: s.games_per_matchup as i64,
+            se: None,
+        },
+        ["design", "policies"] => Ours::Text(
+            s.policies
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
         ["design", "seed"] => {
             if StudyKind::of(study) == StudyKind::Replication {
-                Ours::None(format!("this study draws new deals with seed {} by design", s.seed))
+                Ours::None(format!(
+                    "this study draws new deals with seed {} by design",
+                    s.seed
+                ))
             } else {
-                Ours::Count { value: s.seed, se: None }
+                Ours::Count {
+                    value: s.seed,
+                    se: None,
+                }
             }
         }
-        ["design", "trick_rows"] => Ours::Count { value: s.games_total as i64 * 20, se: None },
+        ["design", "trick_rows"] => Ours::Count {
+            value: s.games_total as i64 * 20,
+            se: None,
+        },
         ["design", "non_tied_games"] | ["table4", "n"] => {
             let ties: u64 = study.table3.iter().map(|c| c.ties).sum();
-            Ours::Count { value: non_tied as i64, se: count_se(ties, s.games_total) }
+            Ours::Count {
+                value: non_tied as i64,
+                se: count_se(ties, s.games_total),
+            }
         }
         ["design", f] if f.ends_with("_gb") || f.ends_with("_mb") => Ours::None(
             "a size of the released CSV files; this pipeline stores its tables as Parquet".into(),
         ),
         ["table3", "baseline_rate"] => {
             let n = study.table3.first().map_or(0, |c| c.non_tied);
-            Ours::Real { value: study.pairwise.p0, se: binom_se(study.pairwise.p0, n), log: false, se_is_bound: false }
+            Ours::Real {
+                value: study.pairwise.p0,
+                se: binom_se(study.pairwise.p0, n),
+                log: false,
+                se_is_bound: false,
+            }
         }
         ["table3", "non_tied_per_cell_approx"] => {
             let cells = study.table3.len().max(1) as f64;
@@ -361,17 +414,28 @@ fn ours_for(study: &StudyResults, published: &Published, entry: &PublishedEntry,
                     "hi" => c.hi,
                     _ => return Ours::None(format!("unknown Table 3 field `{field}`")),
                 };
-                Ours::Real { value, se: binom_se(c.rate, c.non_tied), log: false, se_is_bound: false }
+                Ours::Real {
+                    value,
+                    se: binom_se(c.rate, c.non_tied),
+                    log: false,
+                    se_is_bound: false,
+                }
             }
             None => not_here("such matchup"),
         },
         ["folk_theorem", "games"] => {
             let f = &study.folk_theorem;
-            Ours::Count { value: f.games as i64, se: count_se(f.games, s.games_total) }
+            Ours::Count {
+                value: f.games as i64,
+                se: count_se(f.games, s.games_total),
+            }
         }
         ["folk_theorem", "majority_holder_wins"] => {
             let f = &study.folk_theorem;
-            Ours::Count { value: f.majority_wins as i64, se: count_se(f.majority_wins, s.games_total) }
+            Ours::Count {
+                value: f.majority_wins as i64,
+                se: count_se(f.majority_wins, s.games_total),
+            }
         }
         ["folk_theorem", field @ ("rate" | "lo" | "hi")] => {
             let f = &study.folk_theorem;
@@ -380,12 +444,22 @@ fn ours_for(study: &StudyResults, published: &Published, entry: &PublishedEntry,
                 "lo" => f.lo,
                 _ => f.hi,
             };
-            Ours::Real { value, se: binom_se(f.rate, f.games), log: false, se_is_bound: false }
+            Ours::Real {
+                value,
+                se: binom_se(f.rate, f.games),
+                log: false,
+                se_is_bound: false,
+            }
         }
         ["folk_theorem", "pearson_chi2_yates"] => {
             let c = study.folk_theorem.chi2_yates;
             // a noncentral chi-square(1) with noncentrality ~c has sd ~ 2 sqrt(c)
-            Ours::Real { value: c, se: (c > 0.0).then(|| 2.0 * c.sqrt()), log: false, se_is_bound: false }
+            Ours::Real {
+                value: c,
+                se: (c > 0.0).then(|| 2.0 * c.sqrt()),
+                log: false,
+                se_is_bound: false,
+            }
         }
         ["folk_theorem", "p_value_below"] => Ours::Below(study.folk_theorem.p_value),
         ["folk_theorem", r] if r.starts_with("per_matchup_rate_range[") => {
@@ -396,21 +470,47 @@ fn ours_for(study: &StudyResults, published: &Published, entry: &PublishedEntry,
                 cells.iter().max_by(|a, b| a.rate.total_cmp(&b.rate))
             };
             match pick {
-                Some(c) => Ours::Real { value: c.rate, se: binom_se(c.rate, c.games), log: false, se_is_bound: false },
+                Some(c) => Ours::Real {
+                    value: c.rate,
+                    se: binom_se(c.rate, c.games),
+                    log: false,
+                    se_is_bound: false,
+                },
                 None => not_here("per-matchup folk-theorem shares"),
             }
         }
-        ["pairwise", "alpha_family"] => Ours::Real { value: study.pairwise.alpha_family, se: None, log: false, se_is_bound: false },
-        ["pairwise", "tests"] => Ours::Count { value: study.pairwise.tests as i64, se: None },
-        ["pairwise", "alpha_per_test"] => Ours::Real { value: study.pairwise.alpha_per_test, se: None, log: false, se_is_bound: false },
-        ["pairwise", "z_critical"] => Ours::Real { value: study.pairwise.z_critical, se: None, log: false, se_is_bound: false },
+        ["pairwise", "alpha_family"] => Ours::Real {
+            value: study.pairwise.alpha_family,
+            se: None,
+            log: false,
+            se_is_bound: false,
+        },
+        ["pairwise", "tests"] => Ours::Count {
+            value: study.pairwise.tests as i64,
+            se: None,
+        },
+        ["pairwise", "alpha_per_test"] => Ours::Real {
+            value: study.pairwise.alpha_per_test,
+            se: None,
+            log: false,
+            se_is_bound: false,
+        },
+        ["pairwise", "z_critical"] => Ours::Real {
+            value: study.pairwise.z_critical,
+            se: None,
+            log: false,
+            se_is_bound: false,
+        },
         ["pairwise", "all_reject_below"] => {
             // every cell except those the paper reports separately (`<pair>_p_bonferroni`)
             let excluded: Vec<(String, String)> = published
                 .entries
                 .iter()
                 .filter_map(|e| {
-                    let f = e.key.strip_prefix("pairwise.")?.strip_suffix("_p_bonferroni")?;
+                    let f = e
+                        .key
+                        .strip_prefix("pairwise.")?
+                        .strip_suffix("_p_bonferroni")?;
                     published.split_pair(f)
                 })
                 .collect();
@@ -418,7 +518,11 @@ fn ours_for(study: &StudyResults, published: &Published, entry: &PublishedEntry,
                 .pairwise
                 .cells
                 .iter()
-                .filter(|c| !excluded.iter().any(|(a, b)| *a == c.g1_policy && *b == c.g2_policy))
+                .filter(|c| {
+                    !excluded
+                        .iter()
+                        .any(|(a, b)| *a == c.g1_policy && *b == c.g2_policy)
+                })
                 .map(|c| c.p_bonferroni)
                 .max_by(|a, b| a.log10.total_cmp(&b.log10));
             match worst {
@@ -429,7 +533,11 @@ fn ours_for(study: &StudyResults, published: &Published, entry: &PublishedEntry,
         ["pairwise", f] if f.ends_with("_p_bonferroni") => {
             let pair = published.split_pair(f.trim_end_matches("_p_bonferroni"));
             let found = pair.and_then(|(a, b)| {
-                study.pairwise.cells.iter().find(|c| c.g1_policy == a && c.g2_policy == b)
+                study
+                    .pairwise
+                    .cells
+                    .iter()
+                    .find(|c| c.g1_policy == a && c.g2_policy == b)
             });
             match found {
                 Some(c) => Ours::P {
@@ -440,8 +548,16 @@ fn ours_for(study: &StudyResults, published: &Published, entry: &PublishedEntry,
                 None => not_here("such pairwise test"),
             }
         }
-        ["power", "n_per_cell"] => Ours::Count { value: study.power.normal_approx.n as i64, se: None },
-        ["power", "delta"] => Ours::Real { value: study.power.normal_approx.delta, se: None, log: false, se_is_bound: false },
+        ["power", "n_per_cell"] => Ours::Count {
+            value: study.power.normal_approx.n as i64,
+            se: None,
+        },
+        ["power", "delta"] => Ours::Real {
+            value: study.power.normal_approx.delta,
+            se: None,
+            log: false,
+            se_is_bound: false,
+        },
         ["power", "power_above"] => Ours::Above(study.power.normal_approx.power),
         ["table4", term, field] => {
             let base = term.trim_end_matches("_text").trim_end_matches("_abstract");
@@ -453,9 +569,18 @@ fn ours_for(study: &StudyResults, published: &Published, entry: &PublishedEntry,
                             "lo" => t.lo,
                             _ => t.hi,
                         };
-                        Ours::Real { value, se: Some(t.std_error), log: true, se_is_bound: false }
+                        Ours::Real {
+                            value,
+                            se: Some(t.std_error),
+                            log: true,
+                            se_is_bound: false,
+                        }
                     }
-                    "p" => Ours::P { value: t.p_value, zstat: Some(t.z.abs()), paper_scale: 1.0 },
+                    "p" => Ours::P {
+                        value: t.p_value,
+                        zstat: Some(t.z.abs()),
+                        paper_scale: 1.0,
+                    },
                     "p_below" => Ours::Below(t.p_value),
                     _ => Ours::None(format!("unknown Table 4 field `{field}`")),
                 },
@@ -463,13 +588,19 @@ fn ours_for(study: &StudyResults, published: &Published, entry: &PublishedEntry,
             }
         }
         ["figure2", "min_games_per_bin"] => match inputs.min_games_per_bin {
-            Some(m) => Ours::Count { value: m as i64, se: None },
+            Some(m) => Ours::Count {
+                value: m as i64,
+                se: None,
+            },
             None => Ours::None("the configured minimum was not passed to the scorecard".into()),
         },
         ["figure2", f] if f.starts_with("break_even_delta_") => {
             let pair = published.split_pair(&f["break_even_delta_".len()..]);
             let found = pair.as_ref().and_then(|(a, b)| {
-                study.breakeven.iter().find(|x| x.g1_policy == *a && x.g2_policy == *b)
+                study
+                    .breakeven
+                    .iter()
+                    .find(|x| x.g1_policy == *a && x.g2_policy == *b)
             });
             match found {
                 Some(b) => match b.delta {
@@ -479,7 +610,12 @@ fn ours_for(study: &StudyResults, published: &Published, entry: &PublishedEntry,
                             .iter()
                             .find(|p| p.g1_policy == b.g1_policy && p.g2_policy == b.g2_policy)
                             .and_then(breakeven_se);
-                        Ours::Real { value: d, se, log: false, se_is_bound: false }
+                        Ours::Real {
+                            value: d,
+                            se,
+                            log: false,
+                            se_is_bound: false,
+                        }
                     }
                     None => Ours::None("our kept bins never cross 0.5 in this matchup".into()),
                 },
@@ -488,8 +624,16 @@ fn ours_for(study: &StudyResults, published: &Published, entry: &PublishedEntry,
         }
         ["table5", policy, field] => match study.table5.iter().find(|r| r.policy == *policy) {
             Some(r) => match *field {
-                "n_played" => Ours::Count { value: r.n_played as i64, se: n_played_se(study, policy) },
-                "win_rate" => Ours::Real { value: r.win_rate, se: binom_se(r.win_rate, r.n_played), log: false, se_is_bound: false },
+                "n_played" => Ours::Count {
+                    value: r.n_played as i64,
+                    se: n_played_se(study, policy),
+                },
+                "win_rate" => Ours::Real {
+                    value: r.win_rate,
+                    se: binom_se(r.win_rate, r.n_played),
+                    log: false,
+                    se_is_bound: false,
+                },
                 "wasted_fraction" => Ours::Real {
                     value: r.wasted_fraction,
                     se: binom_se(r.wasted_fraction, r.n_played),
@@ -570,16 +714,19 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
     };
     let mc_allowed = kind == StudyKind::Replication;
     let z_verdict = |j: &mut Judged, bound: bool| {
-        if let (true, Some(z)) = (mc_allowed, j.z) {
-            if z.abs() < 2.0 {
-                j.verdict = Verdict::WithinMcError;
-                j.explanation = if bound {
-                    format!("|z| ≤ {:.2} < 2 (z uses an upper bound on the standard error)", z.abs())
-                } else {
-                    format!("|z| = {:.2} < 2", z.abs())
-                };
-                return;
-            }
+        if let (true, Some(z)) = (mc_allowed, j.z)
+            && z.abs() < 2.0
+        {
+            j.verdict = Verdict::WithinMcError;
+            j.explanation = if bound {
+                format!(
+                    "|z| ≤ {:.2} < 2 (z uses an upper bound on the standard error)",
+                    z.abs()
+                )
+            } else {
+                format!("|z| = {:.2} < 2", z.abs())
+            };
+            return;
         }
         j.verdict = Verdict::Differs;
     };
@@ -594,7 +741,11 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
                 PubValue::Str(s) => s.clone(),
                 other => format!("{other:?}"),
             };
-            j.verdict = if *t == p { Verdict::Exact } else { Verdict::Differs };
+            j.verdict = if *t == p {
+                Verdict::Exact
+            } else {
+                Verdict::Differs
+            };
         }
         (Ours::Count { value, se }, Some(p)) => {
             j.ours = if value.abs() >= 10_000 {
@@ -605,14 +756,24 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
             let d = *value as f64 - p;
             j.difference_value = Some(d);
             j.difference = signed(d, 0);
-            j.z = se.filter(|s| *s > 0.0).map(|s| d / (std::f64::consts::SQRT_2 * s));
+            j.z = se
+                .filter(|s| *s > 0.0)
+                .map(|s| d / (std::f64::consts::SQRT_2 * s));
             if d == 0.0 {
                 j.verdict = Verdict::Exact;
             } else {
                 z_verdict(&mut j, false);
             }
         }
-        (Ours::Real { value, se, log, se_is_bound }, Some(p)) => {
+        (
+            Ours::Real {
+                value,
+                se,
+                log,
+                se_is_bound,
+            },
+            Some(p),
+        ) => {
             j.ours = prec.format_finer(*value, 2);
             if !value.is_finite() {
                 j.explanation = "ours is not a finite number".into();
@@ -641,7 +802,14 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
                 z_verdict(&mut j, *se_is_bound);
             }
         }
-        (Ours::P { value, zstat, paper_scale }, Some(p)) => {
+        (
+            Ours::P {
+                value,
+                zstat,
+                paper_scale,
+            },
+            Some(p),
+        ) => {
             j.ours = match value.value {
                 Some(v) => prec.format_finer(v, 1),
                 None => value.display(2),
@@ -652,13 +820,18 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
             }
             let paper_raw = (p * paper_scale).clamp(f64::MIN_POSITIVE, 1.0);
             j.z = zstat.map(|z| (z - z_from_log10_p(paper_raw.log10())) / std::f64::consts::SQRT_2);
-            if value.value.is_some_and(|v| prec.format(v) == prec.format(p)) {
+            if value
+                .value
+                .is_some_and(|v| prec.format(v) == prec.format(p))
+            {
                 j.verdict = Verdict::PrintedPrecision;
             } else {
                 z_verdict(&mut j, false);
                 if j.verdict == Verdict::WithinMcError {
-                    j.explanation =
-                        format!("{} (test statistics compared: z of ours vs z implied by the paper's p)", j.explanation);
+                    j.explanation = format!(
+                        "{} (test statistics compared: z of ours vs z implied by the paper's p)",
+                        j.explanation
+                    );
                 }
             }
         }
@@ -666,9 +839,16 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
             j.ours = v.display(2);
             // a bound of ours at the same floor ("< 1e-300") satisfies the paper's "< 1e-300"
             let ok = v.log10 < p.log10() || (v.is_bound() && v.log10 <= p.log10() + 1e-9);
-            j.verdict = if ok { Verdict::PrintedPrecision } else { Verdict::Differs };
+            j.verdict = if ok {
+                Verdict::PrintedPrecision
+            } else {
+                Verdict::Differs
+            };
             j.explanation = if ok {
-                format!("the paper prints a bound (< {}); ours is below it", entry.printed())
+                format!(
+                    "the paper prints a bound (< {}); ours is below it",
+                    entry.printed()
+                )
             } else {
                 format!("ours is not below the paper's bound {}", entry.printed())
             };
@@ -676,9 +856,16 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
         (Ours::Above(v), Some(p)) => {
             j.ours = format!("{v:.5}");
             let ok = *v > p;
-            j.verdict = if ok { Verdict::PrintedPrecision } else { Verdict::Differs };
+            j.verdict = if ok {
+                Verdict::PrintedPrecision
+            } else {
+                Verdict::Differs
+            };
             j.explanation = if ok {
-                format!("the paper prints a bound (> {}); ours is above it", entry.printed())
+                format!(
+                    "the paper prints a bound (> {}); ours is above it",
+                    entry.printed()
+                )
             } else {
                 format!("ours is not above the paper's bound {}", entry.printed())
             };
@@ -691,7 +878,11 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
     if j.verdict == Verdict::Differs && j.explanation.is_empty() {
         let by = match (j.difference.is_empty(), j.z) {
             (false, Some(z)) => {
-                format!("by {} ({} standard errors)", j.difference, crate::report::format::signed(z, 1))
+                format!(
+                    "by {} ({} standard errors)",
+                    j.difference,
+                    crate::report::format::signed(z, 1)
+                )
             }
             (false, None) => format!("by {}", j.difference),
             _ => String::new(),
@@ -747,7 +938,10 @@ pub fn score(study: &StudyResults, published: &Published, inputs: &ScoreInputs) 
         })
         .collect();
     let with_z = rows.iter().filter(|r| r.z.is_some()).count();
-    let beyond_two = rows.iter().filter(|r| r.z.is_some_and(|z| z.abs() >= 2.0)).count();
+    let beyond_two = rows
+        .iter()
+        .filter(|r| r.z.is_some_and(|z| z.abs() >= 2.0))
+        .count();
     Scorecard {
         study: study.name.clone(),
         kind,
@@ -772,19 +966,42 @@ mod tests {
         } else {
             PubValue::Int(clean.parse().unwrap())
         };
-        PublishedEntry { key: key.into(), value, text: text.into() }
+        PublishedEntry {
+            key: key.into(),
+            value,
+            text: text.into(),
+        }
     }
 
     fn real(v: f64, se: Option<f64>) -> Ours {
-        Ours::Real { value: v, se, log: false, se_is_bound: false }
+        Ours::Real {
+            value: v,
+            se,
+            log: false,
+            se_is_bound: false,
+        }
     }
 
     #[test]
     fn exact_integers() {
         let e = entry("design.non_tied_games", "975_263");
-        let j = judge(StudyKind::Replay, &e, &Ours::Count { value: 975_263, se: Some(150.0) });
+        let j = judge(
+            StudyKind::Replay,
+            &e,
+            &Ours::Count {
+                value: 975_263,
+                se: Some(150.0),
+            },
+        );
         assert_eq!(j.verdict, Verdict::Exact);
-        let j = judge(StudyKind::Replay, &e, &Ours::Count { value: 975_264, se: Some(150.0) });
+        let j = judge(
+            StudyKind::Replay,
+            &e,
+            &Ours::Count {
+                value: 975_264,
+                se: Some(150.0),
+            },
+        );
         assert_eq!(j.verdict, Verdict::Differs);
         assert!(j.explanation.contains("UNEXPECTED"), "{}", j.explanation);
     }
@@ -800,7 +1017,10 @@ mod tests {
         assert_eq!(j.verdict, Verdict::Differs);
         // 0.4905 printed with four decimals is a different claim
         let e4 = entry("table3.baseline_rate", "0.4905");
-        assert_eq!(judge(StudyKind::Replay, &e4, &real(0.4904, None)).verdict, Verdict::Differs);
+        assert_eq!(
+            judge(StudyKind::Replay, &e4, &real(0.4904, None)).verdict,
+            Verdict::Differs
+        );
         assert_eq!(
             judge(StudyKind::Replay, &e4, &real(0.49046, None)).verdict,
             Verdict::PrintedPrecision
@@ -814,50 +1034,106 @@ mod tests {
         let j = judge(StudyKind::Replication, &e, &near);
         assert_eq!(j.verdict, Verdict::WithinMcError);
         assert!(j.z.unwrap() > 0.0 && j.z.unwrap() < 2.0);
-        assert_eq!(judge(StudyKind::Replay, &e, &near).verdict, Verdict::Differs);
+        assert_eq!(
+            judge(StudyKind::Replay, &e, &near).verdict,
+            Verdict::Differs
+        );
         let far = real(0.50, Some(0.0015));
         let j = judge(StudyKind::Replication, &e, &far);
         assert_eq!(j.verdict, Verdict::Differs);
         assert!(j.z.unwrap() > 4.0);
-        assert!(j.explanation.contains("standard errors"), "{}", j.explanation);
+        assert!(
+            j.explanation.contains("standard errors"),
+            "{}",
+            j.explanation
+        );
     }
 
     #[test]
     fn design_quantities_are_explained_as_the_papers_rounding() {
         let e = entry("pairwise.z_critical", "2.74");
-        let ours = Ours::Real { value: 2.734_368, se: None, log: false, se_is_bound: false };
+        let ours = Ours::Real {
+            value: 2.734_368,
+            se: None,
+            log: false,
+            se_is_bound: false,
+        };
         let j = judge(StudyKind::Replay, &e, &ours);
         assert_eq!(j.verdict, Verdict::Differs);
-        assert!(j.explanation.contains("design quantity"), "{}", j.explanation);
+        assert!(
+            j.explanation.contains("design quantity"),
+            "{}",
+            j.explanation
+        );
     }
 
     #[test]
     fn bounds() {
         let e = entry("table4.g1_counter.p_below", "1e-300");
-        let j = judge(StudyKind::Replay, &e, &Ours::Below(PValue::from_log10(-420.0)));
+        let j = judge(
+            StudyKind::Replay,
+            &e,
+            &Ours::Below(PValue::from_log10(-420.0)),
+        );
         assert_eq!(j.verdict, Verdict::PrintedPrecision);
         let floor = judge(StudyKind::Replay, &e, &Ours::Below(PValue::from_value(0.0)));
-        assert_eq!(floor.verdict, Verdict::PrintedPrecision, "< 1e-300 meets < 1e-300");
-        let j = judge(StudyKind::Replay, &e, &Ours::Below(PValue::from_value(1e-200)));
+        assert_eq!(
+            floor.verdict,
+            Verdict::PrintedPrecision,
+            "< 1e-300 meets < 1e-300"
+        );
+        let j = judge(
+            StudyKind::Replay,
+            &e,
+            &Ours::Below(PValue::from_value(1e-200)),
+        );
         assert_eq!(j.verdict, Verdict::Differs);
         let e = entry("folk_theorem.p_value_below", "2.2e-16");
         assert_eq!(
-            judge(StudyKind::Replay, &e, &Ours::Below(PValue::from_value(1e-20))).verdict,
+            judge(
+                StudyKind::Replay,
+                &e,
+                &Ours::Below(PValue::from_value(1e-20))
+            )
+            .verdict,
             Verdict::PrintedPrecision
         );
         let e = entry("power.power_above", "0.99");
-        assert_eq!(judge(StudyKind::Replay, &e, &Ours::Above(0.9999)).verdict, Verdict::PrintedPrecision);
-        assert_eq!(judge(StudyKind::Replay, &e, &Ours::Above(0.98)).verdict, Verdict::Differs);
+        assert_eq!(
+            judge(StudyKind::Replay, &e, &Ours::Above(0.9999)).verdict,
+            Verdict::PrintedPrecision
+        );
+        assert_eq!(
+            judge(StudyKind::Replay, &e, &Ours::Above(0.98)).verdict,
+            Verdict::Differs
+        );
     }
 
     #[test]
     fn p_values_at_two_significant_digits() {
         let e = entry("table4.intercept.p", "7.7e-29");
-        let ours = Ours::P { value: PValue::from_value(7.74e-29), zstat: Some(11.1), paper_scale: 1.0 };
-        assert_eq!(judge(StudyKind::Replay, &e, &ours).verdict, Verdict::PrintedPrecision);
-        let ours = Ours::P { value: PValue::from_value(8.1e-29), zstat: Some(11.09), paper_scale: 1.0 };
-        assert_eq!(judge(StudyKind::Replay, &e, &ours).verdict, Verdict::Differs);
-        assert_eq!(judge(StudyKind::Replication, &e, &ours).verdict, Verdict::WithinMcError);
+        let ours = Ours::P {
+            value: PValue::from_value(7.74e-29),
+            zstat: Some(11.1),
+            paper_scale: 1.0,
+        };
+        assert_eq!(
+            judge(StudyKind::Replay, &e, &ours).verdict,
+            Verdict::PrintedPrecision
+        );
+        let ours = Ours::P {
+            value: PValue::from_value(8.1e-29),
+            zstat: Some(11.09),
+            paper_scale: 1.0,
+        };
+        assert_eq!(
+            judge(StudyKind::Replay, &e, &ours).verdict,
+            Verdict::Differs
+        );
+        assert_eq!(
+            judge(StudyKind::Replication, &e, &ours).verdict,
+            Verdict::WithinMcError
+        );
     }
 
     #[test]
@@ -873,20 +1149,39 @@ mod tests {
         let text = include_str!("../../reference/published.toml");
         let published = Published::parse(text, "published.toml").unwrap();
         let results = fixture::results(&["greedy", "hoarder", "counter"]);
-        let card = score(&results.studies[0], &published, &ScoreInputs { min_games_per_bin: Some(50) });
+        let card = score(
+            &results.studies[0],
+            &published,
+            &ScoreInputs {
+                min_games_per_bin: Some(50),
+            },
+        );
         assert_eq!(card.rows.len(), published.entries.len());
         assert_eq!(card.kind, StudyKind::Replay);
         let row = |k: &str| card.rows.iter().find(|r| r.key == k).unwrap();
         assert_eq!(row("design.games_total").verdict, Verdict::Exact);
-        assert_eq!(row("table3.greedy_hoarder.rate").verdict, Verdict::PrintedPrecision);
+        assert_eq!(
+            row("table3.greedy_hoarder.rate").verdict,
+            Verdict::PrintedPrecision
+        );
         assert_eq!(row("design.trick_log_csv_gb").verdict, Verdict::NotCompared);
-        assert_eq!(row("table4.delta_briscola.or").verdict, Verdict::PrintedPrecision);
+        assert_eq!(
+            row("table4.delta_briscola.or").verdict,
+            Verdict::PrintedPrecision
+        );
         // the prose's 1.220 is not what the regression gives
-        assert_eq!(row("table4.delta_briscola_text.or").verdict, Verdict::Differs);
+        assert_eq!(
+            row("table4.delta_briscola_text.or").verdict,
+            Verdict::Differs
+        );
         let repl = score(&results.studies[1], &published, &ScoreInputs::default());
         assert_eq!(repl.kind, StudyKind::Replication);
         assert_eq!(
-            repl.rows.iter().find(|r| r.key == "design.seed").unwrap().verdict,
+            repl.rows
+                .iter()
+                .find(|r| r.key == "design.seed")
+                .unwrap()
+                .verdict,
             Verdict::NotCompared
         );
         assert!(repl.with_z > 50);

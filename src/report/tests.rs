@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::context::ReportContext;
+use super::fixture;
 use super::provenance::Provenance;
 use super::published::Published;
 use super::render::render_report;
 use super::results::Results;
-use super::fixture;
 use crate::pipeline::config::ReportFormat;
 use crate::pipeline::job::{AncestorInfo, StageName};
 use crate::plot::write_figures;
@@ -22,8 +22,11 @@ fn templates() -> PathBuf {
 }
 
 fn published() -> Published {
-    Published::parse(include_str!("../../reference/published.toml"), "reference/published.toml")
-        .unwrap()
+    Published::parse(
+        include_str!("../../reference/published.toml"),
+        "reference/published.toml",
+    )
+    .unwrap()
 }
 
 fn context(results: &Results) -> ReportContext {
@@ -87,12 +90,24 @@ fn markdown_snapshot() {
 fn html_is_self_contained() {
     let results = fixture::results(&["greedy", "hoarder", "counter"]);
     let (_dir, html, _) = render(&results);
-    for bad in ["http://", "https://", "<link", "<script", "src=", "url(", "@import"] {
+    for bad in [
+        "http://", "https://", "<link", "<script", "src=", "url(", "@import",
+    ] {
         assert!(!html.contains(bad), "report.html contains {bad:?}");
     }
     assert!(html.contains("default-src 'none'"));
-    assert_eq!(html.matches("<svg").count(), 5 + 2 * 2, "main figures + 2 per other study");
-    for id in ["scorecard-paper", "table3-paper", "table4-paper", "table5-paper", "fig-paper-figure2"] {
+    assert_eq!(
+        html.matches("<svg").count(),
+        5 + 2 * 2,
+        "main figures + 2 per other study"
+    );
+    for id in [
+        "scorecard-paper",
+        "table3-paper",
+        "table4-paper",
+        "table5-paper",
+        "fig-paper-figure2",
+    ] {
         assert!(html.contains(&format!("id=\"{id}\"")), "{id}");
     }
 }
@@ -103,9 +118,15 @@ fn markup_in_a_policy_name_is_shown_not_executed() {
     let results = fixture::results(&["greedy", evil]);
     let (_dir, html, md) = render(&results);
     assert!(!html.contains("<script"), "raw script tag in HTML");
-    assert!(html.contains("&lt;script&gt;"), "escaped name shown in HTML");
+    assert!(
+        html.contains("&lt;script&gt;"),
+        "escaped name shown in HTML"
+    );
     let outside_code: String = md.split("```").step_by(2).collect();
-    assert!(!outside_code.contains("<script"), "raw script tag in Markdown");
+    assert!(
+        !outside_code.contains("<script"),
+        "raw script tag in Markdown"
+    );
     assert!(md.contains("&lt;script&gt;"));
 }
 
@@ -123,7 +144,14 @@ fn a_misspelt_variable_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("report.md.j2"), "{{ no_such_thing }}").unwrap();
     let results = fixture::results(&["greedy"]);
-    let err = render_report(&context(&results), dir.path(), &[], dir.path(), dir.path(), &[ReportFormat::Md])
-        .unwrap_err();
+    let err = render_report(
+        &context(&results),
+        dir.path(),
+        &[],
+        dir.path(),
+        dir.path(),
+        &[ReportFormat::Md],
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("report.md.j2"), "{err}");
 }
