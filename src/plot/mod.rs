@@ -28,7 +28,7 @@ pub use layout::{matchup_label, matchups, policy_names};
 pub use table3_heatmap::Table3Heatmap;
 pub use table5_bars::Table5Bars;
 pub use ticks::Ticks;
-pub use write::{FigureFile, FigureKind, write_figures, write_study_figures};
+pub use write::{FigureFile, FigureKind, figure_files, write_figures, write_study_figures};
 
 #[cfg(test)]
 mod tests;

@@ -78,6 +78,7 @@ fn writing_twice_gives_identical_bytes() {
             assert!(x == y, "{rel} differs between runs");
         }
     }
+    assert_eq!(fa, figure_files(&results), "names known without drawing");
     assert_eq!(fa[0].svg, "paper/figure2.svg");
     assert_eq!(fa[0].png, "paper/figure2.png");
 }

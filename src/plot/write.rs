@@ -96,6 +96,23 @@ fn check_study_name(name: &str) -> Result<(), PlotError> {
     }
 }
 
+/// The file names `write_figures` writes for `results`, without drawing anything: what the
+/// render stage needs to find the plot stage's outputs.
+pub fn figure_files(results: &Results) -> Vec<FigureFile> {
+    results
+        .studies
+        .iter()
+        .flat_map(|s| {
+            FigureKind::ALL.iter().map(move |k| FigureFile {
+                study: s.name.clone(),
+                kind: *k,
+                svg: format!("{}/{}.svg", s.name, k.stem()),
+                png: format!("{}/{}.png", s.name, k.stem()),
+            })
+        })
+        .collect()
+}
+
 fn write_one<F: Figure>(
     fig: &F,
     study: &str,

@@ -149,13 +149,13 @@ fn tie_break(results: &Results, cards: &[Scorecard], published: &Published) -> O
         title: "The tie-break the prose describes is not the one that produced the tables".into(),
         paper_says: "§2 defines every policy's choice by the comparator c ≺ c′ (fewer points, then WEAKER rank first) and says greedy leads the ≺-minimal card.".into(),
         we_find: format!(
-            "The released code breaks equal-point ties the other way (stronger first, or hand order). Replaying the paper's deals with the released rule reproduces {ok_main} of {n_main} comparable published figures (exactly or at the printed precision); with the rule as written (study `{}`) only {ok_var} of {n_var} do. Table 3 moves by up to {} percentage points. The published tables therefore come from the code, not from the definitions in the text.",
+            "The released code breaks equal-point ties the other way (stronger first, or hand order). Replaying the paper's deals with the released rule reproduces {ok_main} of {n_main} comparable published figures (exactly or at the printed precision); with the rule as written (study “{}”) only {ok_var} of {n_var} do. Table 3 moves by up to {} percentage points. The published tables therefore come from the code, not from the definitions in the text.",
             variant.name,
             fixed(100.0 * max_move, 2)
         ),
         table: Some(FindingTable {
             caption: format!(
-                "Same deals, two readings of the tie-break: `{}` (released) and `{}` (as written). z: difference over √2 standard errors (conservative: the deals are shared).",
+                "Same deals, two readings of the tie-break: “{}” (released) and “{}” (as written). z: difference over √2 standard errors (conservative: the deals are shared).",
                 main.name, variant.name
             ),
             headers: vec![
@@ -227,7 +227,7 @@ fn delta_even(main: &StudyResults, published: &Published) -> Option<Finding> {
             fixed(delta.odds_ratio, 3)
         ),
         table: Some(FindingTable {
-            caption: format!("Study `{}`.", main.name),
+            caption: format!("Study “{}”.", main.name),
             headers: vec!["quantity".into(), "value".into()],
             rows,
         }),
@@ -293,7 +293,7 @@ fn or_three_ways(main: &StudyResults, published: &Published) -> Option<Finding> 
             }
         ),
         table: Some(FindingTable {
-            caption: format!("Ours rounded to each version's printed digits (study `{}`).", main.name),
+            caption: format!("Ours rounded to each version's printed digits (study “{}”).", main.name),
             headers: vec!["where".into(), "paper".into(), "ours at that precision".into(), "same?".into()],
             rows,
         }),
@@ -401,9 +401,9 @@ fn seat(main: &StudyResults, c: &Conclusions) -> Option<Finding> {
         we_find: format!(
             "{} Dropping tied games removes the same games from G1's and G2's tallies, so it cannot move G1's share of the rest away from 0.5: the deficit is an asymmetry of play (G2 answers G1's lead and, winning, draws first).",
             if c.second_seat_favoured {
-                format!("In every same-policy matchup of study `{}` G1 wins less than half of the non-tied games, and every Wilson interval lies below 0.5.", main.name)
+                format!("In every same-policy matchup of study “{}” G1 wins less than half of the non-tied games, and every Wilson interval lies below 0.5.", main.name)
             } else {
-                format!("In study `{}` not every same-policy interval lies below 0.5.", main.name)
+                format!("In study “{}” not every same-policy interval lies below 0.5.", main.name)
             }
         ),
         table: Some(FindingTable {
@@ -482,7 +482,7 @@ fn strategy_vs_luck(main: &StudyResults, c: &Conclusions) -> Option<Finding> {
         title: "Is strategy \"substantially larger\" than trump luck, or \"comparable\"?".into(),
         paper_says: "Abstract: \"the strategy effect substantially larger than the briscola-count effect\"; §5: \"the two families of effects are therefore of comparable magnitude\".".into(),
         we_find: format!(
-            "The largest policy effect in Table 4 ({}, OR {}) equals a shift of Δ_briscola by {} — {} of one trump moved between the players. A typical deal's luck is larger: Δ_briscola has a standard deviation of {} over non-tied games (study `{}`), an odds ratio of {} per standard deviation. {}",
+            "The largest policy effect in Table 4 ({}, OR {}) equals a shift of Δ_briscola by {} — {} of one trump moved between the players. A typical deal's luck is larger: Δ_briscola has a standard deviation of {} over non-tied games (study “{}”), an odds ratio of {} per standard deviation. {}",
             s.strongest_label,
             fixed(s.strongest_or, 3),
             fixed(s.equivalent_delta, 2),

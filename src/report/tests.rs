@@ -155,3 +155,26 @@ fn a_misspelt_variable_is_an_error() {
     .unwrap_err();
     assert!(err.to_string().contains("report.md.j2"), "{err}");
 }
+
+#[test]
+fn plot_and_render_of_one_study_take_well_under_a_second() {
+    let mut results = fixture::results(&["greedy", "hoarder", "counter"]);
+    results.studies.truncate(1);
+    let dir = tempfile::tempdir().unwrap();
+    let t0 = std::time::Instant::now();
+    let figs = write_figures(&results, &published().paper_breakeven(), dir.path()).unwrap();
+    let t1 = t0.elapsed();
+    render_report(
+        &context(&results),
+        &templates(),
+        &figs,
+        dir.path(),
+        &dir.path().join("out"),
+        &[ReportFormat::Html, ReportFormat::Md],
+    )
+    .unwrap();
+    let t2 = t0.elapsed();
+    println!("plot {t1:?}, plot + render {t2:?}");
+    // generous: the budget is 1 s in release builds; debug builds and busy machines are slower
+    assert!(t2.as_secs_f64() < 5.0, "plot + render took {t2:?}");
+}
