@@ -308,7 +308,6 @@ fn label_of(published: &Published, key: &str) -> String {
             };
             format!("{what}, {base}{source}")
         }
-        ["table5", policy, field] => format!("{field}, {policy}"),
         ["pairwise", f] if f.ends_with("_p_bonferroni") => {
             format!(
                 "Bonferroni p, {}",
@@ -321,8 +320,54 @@ fn label_of(published: &Published, key: &str) -> String {
                 pair(&f["break_even_delta_".len()..])
             )
         }
-        _ => parts[1..].join("."),
+        ["table5", policy, field] => {
+            let what = match *field {
+                "n_played" => "briscola plays",
+                "win_rate" => "share of them won",
+                "mean_points_per_win" => "mean points per win",
+                "wasted_fraction" => "wasted fraction",
+                f => f,
+            };
+            format!("{what}, {policy}")
+        }
+        _ => plain_label(key).map_or_else(|| parts[1..].join("."), str::to_string),
     }
+}
+
+/// Human labels of the published scalars.
+fn plain_label(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "design.games_total" => "games played",
+        "design.games_per_matchup" => "games per ordered matchup",
+        "design.policies" => "policies, in matchup order",
+        "design.seed" => "seed",
+        "design.trick_rows" => "trick rows (20 per game)",
+        "design.non_tied_games" => "games not tied in points",
+        "design.trick_log_csv_gb" => "trick-level CSV size (GB)",
+        "design.game_level_csv_mb" => "game-level CSV size (MB)",
+        "table3.baseline_rate" => "baseline rate p̂0",
+        "table3.non_tied_per_cell_approx" => "non-tied games per cell (≈)",
+        "folk_theorem.games" => "decided games with unequal briscola counts",
+        "folk_theorem.majority_holder_wins" => "won by the briscola-majority holder",
+        "folk_theorem.rate" => "majority holder's share",
+        "folk_theorem.lo" => "lower Wilson bound",
+        "folk_theorem.hi" => "upper Wilson bound",
+        "folk_theorem.pearson_chi2_yates" => "Pearson χ² with Yates' correction",
+        "folk_theorem.p_value_below" => "p-value (printed as a bound)",
+        "folk_theorem.per_matchup_rate_range[0]" => "smallest per-matchup share",
+        "folk_theorem.per_matchup_rate_range[1]" => "largest per-matchup share",
+        "pairwise.alpha_family" => "family-wise α",
+        "pairwise.tests" => "number of tests",
+        "pairwise.alpha_per_test" => "per-test α",
+        "pairwise.z_critical" => "critical z",
+        "pairwise.all_reject_below" => "largest Bonferroni p of the cells said to reject",
+        "power.n_per_cell" => "N per cell",
+        "power.delta" => "|δ| to detect",
+        "power.power_above" => "power (printed as a bound)",
+        "table4.n" => "N (non-tied games)",
+        "figure2.min_games_per_bin" => "minimum games per drawn bin",
+        _ => return None,
+    })
 }
 
 /// Our counterpart of `entry`.
