@@ -399,7 +399,7 @@ fn seat(main: &StudyResults, c: &Conclusions) -> Option<Finding> {
         title: "The first seat is a disadvantage, and excluding ties does not explain it".into(),
         paper_says: "§3: G1 \"leads the first trick and therefore enjoys a modest structural advantage\"; §5: the baseline's \"slight sub-0.5 value reflects the fact that we exclude tied games, not any asymmetry in the rules\".".into(),
         we_find: format!(
-            "{} Dropping tied games removes the same games from G1's and G2's tallies, so it cannot move G1's share of the rest away from 0.5: the deficit is an asymmetry of play (G2 answers G1's lead and, winning, draws first).",
+            "{} Dropping tied games removes the same games from G1's and G2's tallies, so it cannot move G1's share of the rest away from 0.5: the deficit is a genuine second-seat advantage under these policies, the opposite of the structural advantage §3 expects.",
             if c.second_seat_favoured {
                 format!("In every same-policy matchup of study “{}” G1 wins less than half of the non-tied games, and every Wilson interval lies below 0.5.", main.name)
             } else {
