@@ -212,6 +212,12 @@ pub struct Config {
     /// The directory holding the config file (not part of the file).
     #[serde(skip)]
     pub base_dir: PathBuf,
+    /// The config file's name, as given (not part of the file; shown in provenance).
+    #[serde(skip)]
+    pub source_name: String,
+    /// The file's text as read (not part of the file; shown in provenance).
+    #[serde(skip)]
+    pub source_text: String,
 }
 
 /// One concrete study to simulate and analyse: the main one ("paper") or a variant.
@@ -293,6 +299,11 @@ impl Config {
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("."));
+        cfg.source_name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_else(|| "pipeline.toml".into());
+        cfg.source_text = text.to_string();
         cfg.validate().map_err(|(field, message)| {
             let (line, column) = locator.position_of(&field);
             ConfigError::Invalid {

@@ -5,6 +5,8 @@
 use super::config::Config;
 use super::job::Job;
 use super::stages;
+use crate::report::published::Published;
+use std::collections::BTreeMap;
 
 /// Errors building the plan.
 #[derive(Debug, thiserror::Error)]
@@ -34,7 +36,34 @@ pub fn plan(cfg: &Config) -> Result<Vec<Job>, PlanError> {
         jobs.push(stages::test::job(cfg, s));
         jobs.push(stages::regress::job(cfg, s));
     }
-    jobs.push(stages::plot::job(cfg));
-    jobs.push(stages::render::job(cfg));
+    let published_path = cfg.published_path();
+    let published_text = std::fs::read_to_string(&published_path).map_err(|e| PlanError::Read {
+        path: published_path.clone(),
+        message: format!("{e} (study.published names the paper's figures file)"),
+    })?;
+    let published = Published::parse(&published_text, &cfg.study.published).map_err(|e| {
+        PlanError::Read { path: published_path.clone(), message: e.to_string() }
+    })?;
+    jobs.push(stages::plot::job(cfg, &published));
+    jobs.push(stages::render::job(cfg, read_templates(cfg)?, published_text));
     Ok(jobs)
+}
+
+/// Every file of `templates/` beside the config, by name (sorted).
+fn read_templates(cfg: &Config) -> Result<BTreeMap<String, String>, PlanError> {
+    let dir = cfg.base_dir.join("templates");
+    let err = |path: &std::path::Path, e: std::io::Error| PlanError::Read {
+        path: path.to_path_buf(),
+        message: format!("{e} (the report templates live in templates/ beside the config)"),
+    };
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(&dir).map_err(|e| err(&dir, e))? {
+        let entry = entry.map_err(|e| err(&dir, e))?;
+        let path = entry.path();
+        if path.is_file() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            out.insert(name, std::fs::read_to_string(&path).map_err(|e| err(&path, e))?);
+        }
+    }
+    Ok(out)
 }

@@ -1,5 +1,29 @@
-//! The report: results assembly, the scorecard against the paper's figures, template context.
+//! The report: the scorecard against the paper's published figures, the findings, the
+//! template context and the rendering of `report.html` and `report.md`.
 //!
-//! Invariant: every number the templates print comes from the pipeline's results, never typed.
+//! Invariant: every number the templates print comes from the pipeline's results (or the
+//! published figures they are compared with), never typed into a template.
+//!
+//! Entry points: [`published::Published::load`], [`context::ReportContext::build`],
+//! [`render::render_report`].
 
+pub mod conclusions;
+pub mod context;
+pub mod error;
+pub mod findings;
+pub mod fixture;
+pub mod format;
+pub mod provenance;
+pub mod published;
+pub mod render;
 pub mod results;
+pub mod scorecard;
+
+pub use context::ReportContext;
+pub use error::RenderError;
+pub use provenance::Provenance;
+pub use published::Published;
+pub use render::render_report;
+
+#[cfg(test)]
+mod tests;

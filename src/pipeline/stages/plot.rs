@@ -5,6 +5,7 @@
 use crate::analysis::results_assembly::{StudyMeta, results, study_results};
 use crate::pipeline::config::Config;
 use crate::pipeline::job::{Job, JobInputs, StageName};
+use crate::report::published::Published;
 use crate::report::results::Results;
 
 use super::read_json;
@@ -50,11 +51,16 @@ pub fn load_results(inputs: &JobInputs, metas: &[StudyMeta]) -> Result<Results, 
     Ok(results(studies))
 }
 
-/// The plot job.
-pub fn job(cfg: &Config) -> Job {
+/// The plot job; `published` are the paper's figures (its break-even points are drawn).
+pub fn job(cfg: &Config, published: &Published) -> Job {
     let metas = metas(cfg);
     let deps = result_deps(&metas);
-    let params = serde_json::json!({ "studies": metas, "min_games_per_bin": cfg.plot.min_games_per_bin });
+    let paper_breakeven = published.paper_breakeven();
+    let params = serde_json::json!({
+        "studies": metas,
+        "min_games_per_bin": cfg.plot.min_games_per_bin,
+        "paper_breakeven": paper_breakeven,
+    });
     Job {
         id: "plot".into(),
         stage: StageName::Plot,
@@ -65,7 +71,7 @@ pub fn job(cfg: &Config) -> Job {
         note: None,
         body: Box::new(move |inputs, out| {
             let r = load_results(inputs, &metas)?;
-            crate::plot::write_figures(&r, out)?;
+            crate::plot::write_figures(&r, &paper_breakeven, out)?;
             Ok(())
         }),
     }

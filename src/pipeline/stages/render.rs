@@ -1,10 +1,18 @@
 //! Render stage: `results.json` and the literate report (HTML and Markdown).
 //!
 //! Invariant: the report's numbers all come from the results it reads; its params include the
-//! templates' bytes and the published figures, so editing a template re-runs only this stage.
+//! templates' bytes, the published figures and the config text, so editing a template re-runs
+//! only this stage.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use crate::pipeline::config::Config;
 use crate::pipeline::job::{Job, StageName};
+use crate::report::context::ReportContext;
+use crate::report::provenance::Provenance;
+use crate::report::published::Published;
+use crate::report::render::render_report;
 
 use super::plot::{load_results, metas, result_deps};
 use super::write_json;
@@ -14,11 +22,27 @@ pub const CODE: &str = env!("BRISCOLA_CODE_RENDER");
 /// Output: every statistic, machine-readable.
 pub const RESULTS_FILE: &str = "results.json";
 
-/// The render job.
-pub fn job(cfg: &Config) -> Job {
+/// The render job. `templates` maps each template file name to its text; `published_text` is
+/// the published-figures file's text.
+pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: String) -> Job {
     let metas = metas(cfg);
-    let deps = result_deps(&metas);
-    let params = serde_json::json!({ "studies": metas, "formats": cfg.render.formats });
+    let mut deps = result_deps(&metas);
+    deps.push("plot".to_string());
+    let params = serde_json::json!({
+        "studies": metas,
+        "formats": cfg.render.formats,
+        "title": cfg.study.title,
+        "min_games_per_bin": cfg.plot.min_games_per_bin,
+        "templates": templates,
+        "published": { "path": cfg.study.published, "text": published_text },
+        "config": { "name": cfg.source_name, "text": cfg.source_text },
+    });
+    let formats = cfg.render.formats.clone();
+    let title = cfg.study.title.clone();
+    let min_bin = cfg.plot.min_games_per_bin;
+    let published_path = cfg.study.published.clone();
+    let config_name = cfg.source_name.clone();
+    let config_text = cfg.source_text.clone();
     Job {
         id: "render".into(),
         stage: StageName::Render,
@@ -28,8 +52,34 @@ pub fn job(cfg: &Config) -> Job {
         publish: Some(String::new()),
         note: None,
         body: Box::new(move |inputs, out| {
-            let r = load_results(inputs, &metas)?;
-            write_json(&out.join(RESULTS_FILE), &r)
+            let results = load_results(inputs, &metas)?;
+            write_json(&out.join(RESULTS_FILE), &results)?;
+            let published = Published::parse(&published_text, &published_path)?;
+            let prov = Provenance::new(
+                &config_name,
+                &config_text,
+                &published_path,
+                &published,
+                &results,
+                &inputs.ancestors,
+            );
+            let ctx = ReportContext::build(&title, &results, &published, min_bin, prov)?;
+            let figures = crate::plot::figure_files(&results);
+            // The templates are rendered from a private copy of the exact bytes hashed into
+            // this job's key, never from the live directory.
+            let tdir = out.join(".templates");
+            std::fs::create_dir_all(&tdir)?;
+            for (name, text) in &templates {
+                std::fs::write(tdir.join(name), text)?;
+            }
+            let plot_files = inputs.files.get("plot").cloned().unwrap_or_default();
+            let resolve = |rel: &str| -> PathBuf {
+                plot_files.get(rel).cloned().unwrap_or_else(|| PathBuf::from(rel))
+            };
+            let result = render_report(&ctx, &tdir, &figures, &resolve, out, &formats);
+            std::fs::remove_dir_all(&tdir)?;
+            result?;
+            Ok(())
         }),
     }
 }

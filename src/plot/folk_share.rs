@@ -1,0 +1,141 @@
+//! The folk theorem per matchup: the share of decided, briscola-unequal games won by the
+//! briscola-majority holder, with Wilson intervals, one row per ordered matchup and a last row
+//! for all games pooled (the paper's 0.6295).
+//!
+//! Invariant: the x axis always includes the pooled interval and every matchup's interval, so no
+//! interval is clipped; the folk theorem's claim (a share of 1) is stated in the title instead.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
+use super::layout::matchup_label;
+use super::ticks::Ticks;
+use crate::report::results::StudyResults;
+
+const ROW: u32 = 30;
+const WIDTH: u32 = 760;
+const EXTRA: u32 = 110;
+
+/// The folk-theorem share chart of one study.
+pub struct FolkShare<'a> {
+    study: &'a StudyResults,
+}
+
+impl<'a> FolkShare<'a> {
+    /// The chart for `study`.
+    pub fn new(study: &'a StudyResults) -> FolkShare<'a> {
+        FolkShare { study }
+    }
+
+    /// (label, rate, lo, hi, pooled?) rows, top to bottom.
+    fn rows(&self) -> Vec<(String, f64, f64, f64, bool)> {
+        let f = &self.study.folk_theorem;
+        let mut rows: Vec<_> = f
+            .per_matchup
+            .iter()
+            .map(|c| {
+                (
+                    matchup_label(&c.g1_policy, &c.g2_policy),
+                    c.rate,
+                    c.lo,
+                    c.hi,
+                    false,
+                )
+            })
+            .collect();
+        rows.push(("all matchups pooled".to_string(), f.rate, f.lo, f.hi, true));
+        rows
+    }
+}
+
+impl Figure for FolkShare<'_> {
+    fn size(&self) -> (u32, u32) {
+        (WIDTH, EXTRA + ROW * self.rows().len() as u32)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
+        let rows = self.rows();
+        let n = rows.len();
+        let finite = |v: f64| v.is_finite();
+        let lo = rows
+            .iter()
+            .map(|r| r.2)
+            .filter(|v| finite(*v))
+            .fold(f64::INFINITY, f64::min);
+        let hi = rows
+            .iter()
+            .map(|r| r.3)
+            .filter(|v| finite(*v))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let (lo, hi) = if lo < hi { (lo, hi) } else { (0.0, 1.0) };
+        let pad = ((hi - lo) * 0.1).max(0.005);
+        let (x0, x1) = ((lo - pad).max(0.0), (hi + pad).min(1.0));
+        let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+        let label_of = move |v: &f64| -> String {
+            let i = v.round();
+            if (v - i).abs() < 1e-9 && i >= 0.0 && (i as usize) < labels.len() {
+                labels[labels.len() - 1 - i as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!(
+                    "Folk theorem ({}): share won by the briscola-majority holder (the folklore says 1)",
+                    self.study.name
+                ),
+                bold(14),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(230)
+            .build_cartesian_2d(
+                x0..x1,
+                Ticks::categories(n),
+            )
+            .msg()?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .bold_line_style(palette::GUIDE.mix(0.15))
+            .light_line_style(TRANSPARENT)
+            .x_desc("share of games won by the player holding more briscole (Wilson 95%)")
+            .x_label_formatter(&|v| format!("{v:.3}"))
+            .y_label_formatter(&label_of)
+            .label_style(font(12))
+            .axis_desc_style(font(12))
+            .draw()
+            .msg()?;
+        let pooled = self.study.folk_theorem.rate;
+        if pooled.is_finite() {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(pooled, -0.5), (pooled, n as f64 - 0.5)],
+                    4,
+                    4,
+                    palette::GUIDE.stroke_width(1),
+                ))
+                .msg()?;
+        }
+        for (i, (_, rate, lo, hi, is_pooled)) in rows.iter().enumerate() {
+            let y = (n - 1 - i) as f64;
+            let colour = if *is_pooled {
+                palette::PAPER
+            } else {
+                palette::OURS
+            };
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(*lo, y), (*hi, y)],
+                    colour.stroke_width(2),
+                )))
+                .msg()?;
+            chart
+                .draw_series(std::iter::once(Circle::new((*rate, y), 4, colour.filled())))
+                .msg()?;
+        }
+        Ok(())
+    }
+}

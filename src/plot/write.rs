@@ -1,0 +1,184 @@
+//! [`write_figures`]: every figure of every study, as `<study>/<figure>.svg` and `.png` under
+//! one output directory, and the [`FigureFile`] list that names them.
+//!
+//! Invariant: the list is in study order, then [`FigureKind::ALL`] order, and holds only
+//! relative paths with `/` separators, so it is the same on every machine.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::breakeven::{BreakEvenChart, PaperBreakEven};
+use super::canvas::{Figure, render_png, render_svg};
+use super::error::PlotError;
+use super::figure2::Figure2;
+use super::folk_share::FolkShare;
+use super::table3_heatmap::Table3Heatmap;
+use super::table5_bars::Table5Bars;
+use crate::report::results::{Results, StudyResults};
+
+/// Which figure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FigureKind {
+    /// The paper's Figure 2.
+    Figure2,
+    /// Table 3 as a heatmap.
+    Table3,
+    /// Table 5 as bars.
+    Table5,
+    /// The folk theorem per matchup.
+    Folk,
+    /// Break-even Delta per matchup.
+    Breakeven,
+}
+
+impl FigureKind {
+    /// Every kind, in the order files are written and listed.
+    pub const ALL: [FigureKind; 5] = [
+        FigureKind::Figure2,
+        FigureKind::Table3,
+        FigureKind::Table5,
+        FigureKind::Folk,
+        FigureKind::Breakeven,
+    ];
+
+    /// File stem: `figure2`, `table3`, `table5`, `folk`, `breakeven`.
+    pub const fn stem(self) -> &'static str {
+        match self {
+            FigureKind::Figure2 => "figure2",
+            FigureKind::Table3 => "table3",
+            FigureKind::Table5 => "table5",
+            FigureKind::Folk => "folk",
+            FigureKind::Breakeven => "breakeven",
+        }
+    }
+}
+
+/// One written figure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FigureFile {
+    /// The study's name.
+    pub study: String,
+    /// Which figure.
+    pub kind: FigureKind,
+    /// `<study>/<stem>.svg`, relative to the output directory.
+    pub svg: String,
+    /// `<study>/<stem>.png`, relative to the output directory.
+    pub png: String,
+}
+
+impl FigureFile {
+    /// The SVG's path under `dir`.
+    pub fn svg_path(&self, dir: &Path) -> PathBuf {
+        dir.join(&self.svg)
+    }
+
+    /// The PNG's path under `dir`.
+    pub fn png_path(&self, dir: &Path) -> PathBuf {
+        dir.join(&self.png)
+    }
+}
+
+fn check_study_name(name: &str) -> Result<(), PlotError> {
+    let ok = !name.is_empty()
+        && name.len() <= 40
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(PlotError::BadStudyName {
+            name: name.to_string(),
+        })
+    }
+}
+
+/// The file names `write_figures` writes for `results`, without drawing anything: what the
+/// render stage needs to find the plot stage's outputs.
+pub fn figure_files(results: &Results) -> Vec<FigureFile> {
+    results
+        .studies
+        .iter()
+        .flat_map(|s| {
+            FigureKind::ALL.iter().map(move |k| FigureFile {
+                study: s.name.clone(),
+                kind: *k,
+                svg: format!("{}/{}.svg", s.name, k.stem()),
+                png: format!("{}/{}.png", s.name, k.stem()),
+            })
+        })
+        .collect()
+}
+
+fn write_one<F: Figure>(
+    fig: &F,
+    study: &str,
+    kind: FigureKind,
+    out_dir: &Path,
+) -> Result<FigureFile, PlotError> {
+    let name = format!("{study}/{}", kind.stem());
+    let file = FigureFile {
+        study: study.to_string(),
+        kind,
+        svg: format!("{name}.svg"),
+        png: format!("{name}.png"),
+    };
+    let svg = render_svg(fig, &name)?;
+    let svg_path = file.svg_path(out_dir);
+    std::fs::write(&svg_path, svg).map_err(|source| PlotError::Io {
+        path: svg_path,
+        source,
+    })?;
+    render_png(fig, &name, &file.png_path(out_dir))?;
+    Ok(file)
+}
+
+/// The figures of one study, written under `out_dir/<study>/`.
+pub fn write_study_figures(
+    study: &StudyResults,
+    paper_breakeven: &[PaperBreakEven],
+    out_dir: &Path,
+) -> Result<Vec<FigureFile>, PlotError> {
+    check_study_name(&study.name)?;
+    let dir = out_dir.join(&study.name);
+    std::fs::create_dir_all(&dir).map_err(|source| PlotError::Io {
+        path: dir.clone(),
+        source,
+    })?;
+    let mut out = Vec::with_capacity(FigureKind::ALL.len());
+    for kind in FigureKind::ALL {
+        let n = &study.name;
+        let file = match kind {
+            FigureKind::Figure2 => write_one(&Figure2::new(study), n, kind, out_dir)?,
+            FigureKind::Table3 => write_one(&Table3Heatmap::new(study), n, kind, out_dir)?,
+            FigureKind::Table5 => write_one(&Table5Bars::new(study), n, kind, out_dir)?,
+            FigureKind::Folk => write_one(&FolkShare::new(study), n, kind, out_dir)?,
+            FigureKind::Breakeven => write_one(
+                &BreakEvenChart::new(study, paper_breakeven),
+                n,
+                kind,
+                out_dir,
+            )?,
+        };
+        out.push(file);
+    }
+    Ok(out)
+}
+
+/// Every figure of every study: `out_dir/<study>/{figure2,table3,table5,folk,breakeven}.{svg,png}`.
+/// `paper_breakeven` holds the paper's approximate break-even values (from `published.toml`'s
+/// `[figure2]`, see `report::published::Published::paper_breakeven`), drawn beside ours.
+pub fn write_figures(
+    results: &Results,
+    paper_breakeven: &[PaperBreakEven],
+    out_dir: &Path,
+) -> Result<Vec<FigureFile>, PlotError> {
+    let mut out = Vec::new();
+    for study in &results.studies {
+        out.extend(write_study_figures(study, paper_breakeven, out_dir)?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,188 @@
+//! The template context: per study its results, scorecard and conclusions; the cross-study
+//! comparison; the findings; provenance. This is everything a template may print.
+//!
+//! Invariant: built from `Results` and the published figures only (plus provenance strings), so
+//! two builds from the same inputs serialise to the same bytes.
+
+use serde::Serialize;
+
+use super::conclusions::Conclusions;
+use super::error::RenderError;
+use super::findings::{Finding, findings};
+use super::provenance::Provenance;
+use super::published::Published;
+use super::results::{MatchupRate, Results, StudyResults};
+use super::scorecard::{ScoreInputs, Scorecard, StudyKind, Verdict, score};
+use crate::plot::policy_names;
+
+/// One row of Table 3 (one G1 policy).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Table3Row {
+    /// G1's policy.
+    pub g1: String,
+    /// One cell per G2 policy, in order (`None` if missing).
+    pub cells: Vec<Option<MatchupRate>>,
+}
+
+/// One study, ready for the templates.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StudyView {
+    /// Name (`paper`, `replication`, ...).
+    pub name: String,
+    /// Label.
+    pub label: String,
+    /// Replay, variant or replication.
+    pub kind: StudyKind,
+    /// Policy names in matchup order.
+    pub policies: Vec<String>,
+    /// Non-tied games over all matchups.
+    pub non_tied: u64,
+    /// Tied games over all matchups.
+    pub ties: u64,
+    /// Table 3 as a grid.
+    pub table3_rows: Vec<Table3Row>,
+    /// The raw results.
+    pub results: StudyResults,
+    /// The scorecard against the paper.
+    pub scorecard: Scorecard,
+    /// Conclusions restated from this study's numbers.
+    pub conclusions: Conclusions,
+}
+
+/// One study's value in a comparison row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ComparisonCell {
+    /// Study name.
+    pub study: String,
+    /// Its value as the scorecard prints it.
+    pub ours: String,
+    /// Its z against the paper.
+    pub z: Option<f64>,
+    /// Its verdict.
+    pub verdict: Verdict,
+}
+
+/// One published figure across all studies.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ComparisonRow {
+    /// Published key.
+    pub key: String,
+    /// Section.
+    pub section: String,
+    /// Label.
+    pub label: String,
+    /// The paper's value.
+    pub paper: String,
+    /// One per study, in study order.
+    pub cells: Vec<ComparisonCell>,
+}
+
+/// The whole context.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReportContext {
+    /// Report title (from `[study] title`).
+    pub title: String,
+    /// Studies in configuration order; the first is the main one.
+    pub studies: Vec<StudyView>,
+    /// Published figures (except interval bounds) across all studies.
+    pub comparison: Vec<ComparisonRow>,
+    /// What the paper gets wrong or leaves unsaid.
+    pub findings: Vec<Finding>,
+    /// Where it all came from.
+    pub provenance: Provenance,
+    /// Figure 2's minimum games per bin, as configured.
+    pub min_games_per_bin: u64,
+}
+
+fn view(study: &StudyResults, published: &Published, inputs: &ScoreInputs) -> StudyView {
+    let policies = policy_names(study);
+    let table3_rows = policies
+        .iter()
+        .map(|g1| Table3Row {
+            g1: g1.clone(),
+            cells: policies
+                .iter()
+                .map(|g2| {
+                    study
+                        .table3
+                        .iter()
+                        .find(|c| c.g1_policy == *g1 && c.g2_policy == *g2)
+                        .cloned()
+                })
+                .collect(),
+        })
+        .collect();
+    StudyView {
+        name: study.name.clone(),
+        label: study.label.clone(),
+        kind: StudyKind::of(study),
+        policies,
+        non_tied: study.table3.iter().map(|c| c.non_tied).sum(),
+        ties: study.table3.iter().map(|c| c.ties).sum(),
+        table3_rows,
+        results: study.clone(),
+        scorecard: score(study, published, inputs),
+        conclusions: Conclusions::of(study),
+    }
+}
+
+impl ReportContext {
+    /// Build the context. `min_games_per_bin` is the configured Figure 2 threshold.
+    pub fn build(
+        title: &str,
+        results: &Results,
+        published: &Published,
+        min_games_per_bin: u64,
+        provenance: Provenance,
+    ) -> Result<ReportContext, RenderError> {
+        if results.studies.is_empty() {
+            return Err(RenderError::Results("no study to report on".into()));
+        }
+        let inputs = ScoreInputs {
+            min_games_per_bin: Some(min_games_per_bin),
+        };
+        let studies: Vec<StudyView> = results
+            .studies
+            .iter()
+            .map(|s| view(s, published, &inputs))
+            .collect();
+        let cards: Vec<Scorecard> = studies.iter().map(|s| s.scorecard.clone()).collect();
+        let comparison = studies[0]
+            .scorecard
+            .rows
+            .iter()
+            .filter(|r| {
+                r.verdict != Verdict::NotCompared
+                    && !r.key.ends_with(".lo")
+                    && !r.key.ends_with(".hi")
+                    && !r.key.starts_with("design.")
+            })
+            .map(|r| ComparisonRow {
+                key: r.key.clone(),
+                section: r.section.clone(),
+                label: r.label.clone(),
+                paper: r.paper.clone(),
+                cells: studies
+                    .iter()
+                    .filter_map(|s| {
+                        let row = s.scorecard.rows.iter().find(|x| x.key == r.key)?;
+                        Some(ComparisonCell {
+                            study: s.name.clone(),
+                            ours: row.ours.clone(),
+                            z: row.z,
+                            verdict: row.verdict,
+                        })
+                    })
+                    .collect(),
+            })
+            .collect();
+        Ok(ReportContext {
+            title: title.to_string(),
+            findings: findings(results, &cards, published),
+            studies,
+            comparison,
+            provenance,
+            min_games_per_bin,
+        })
+    }
+}

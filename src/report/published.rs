@@ -1,0 +1,353 @@
+//! The paper's published figures (`reference/published.toml`), read as data with the text of
+//! every number as printed, so the scorecard can infer how many digits the paper gave.
+//!
+//! Invariant: entries are in file order and each keeps its exact source text (`0.490` stays
+//! `0.490`, not `0.49`), which is the only source of a figure's printed precision.
+
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+use toml::de::{DeTable, DeValue};
+
+use super::error::RenderError;
+use crate::plot::PaperBreakEven;
+
+/// A published leaf value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PubValue {
+    /// An integer.
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A string.
+    Str(String),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl PubValue {
+    /// As a number, if it is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            PubValue::Int(i) => Some(*i as f64),
+            PubValue::Float(f) => Some(*f),
+            _ => None,
+        }
+    }
+}
+
+/// How many digits a number was printed with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// `d` digits after the decimal point (0 for integers).
+    Decimals(u32),
+    /// `s` significant digits (scientific notation).
+    Significant(u32),
+}
+
+impl Precision {
+    /// Infer from a number as written: `0.490` -> 3 decimals, `7.7e-29` -> 2 significant,
+    /// `46_542` -> 0 decimals.
+    pub fn infer(text: &str) -> Precision {
+        let t: String = text.chars().filter(|c| *c != '_' && *c != '+').collect();
+        let t = t.trim_start_matches('-');
+        if let Some(pos) = t.find(['e', 'E']) {
+            let mantissa = &t[..pos];
+            let digits = mantissa
+                .chars()
+                .filter(char::is_ascii_digit)
+                .skip_while(|c| *c == '0')
+                .count();
+            Precision::Significant(digits.max(1) as u32)
+        } else if let Some(pos) = t.find('.') {
+            Precision::Decimals((t.len() - pos - 1) as u32)
+        } else {
+            Precision::Decimals(0)
+        }
+    }
+
+    /// `x` rounded to this precision, as text.
+    pub fn format(self, x: f64) -> String {
+        match self {
+            Precision::Decimals(d) => format!("{:.*}", d as usize, x),
+            Precision::Significant(s) => format!("{:.*e}", s.saturating_sub(1) as usize, x),
+        }
+    }
+
+    /// `x` with `extra` more digits than this precision, for showing ours beside the paper's.
+    /// Significant digits of a number between 1 and 10^7 are written without an exponent.
+    pub fn format_finer(self, x: f64, extra: u32) -> String {
+        match self {
+            Precision::Decimals(d) => format!("{:.*}", (d + extra) as usize, x),
+            Precision::Significant(s) if x.abs() >= 1.0 && x.abs() < 1e7 => {
+                let mag = x.abs().log10().floor() as i32;
+                let decimals = (s as i32 + extra as i32 - 1 - mag).max(0) as usize;
+                if decimals == 0 {
+                    super::format::thousands(x.round() as i128)
+                } else {
+                    format!("{x:.decimals$}")
+                }
+            }
+            Precision::Significant(s) => format!("{:.*e}", (s - 1 + extra) as usize, x),
+        }
+    }
+
+    /// Half a unit in the last printed place, at `x`'s magnitude.
+    pub fn half_ulp(self, x: f64) -> f64 {
+        match self {
+            Precision::Decimals(d) => 0.5 * 10f64.powi(-(d as i32)),
+            Precision::Significant(s) => {
+                let mag = if x == 0.0 {
+                    0
+                } else {
+                    x.abs().log10().floor() as i32
+                };
+                0.5 * 10f64.powi(mag - (s as i32 - 1))
+            }
+        }
+    }
+}
+
+/// One published leaf: `table3.greedy_greedy.rate = 0.490`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PublishedEntry {
+    /// Dotted key; array elements as `key[i]`.
+    pub key: String,
+    /// The value.
+    pub value: PubValue,
+    /// The value exactly as written in the file.
+    pub text: String,
+}
+
+impl PublishedEntry {
+    /// The printed precision inferred from [`PublishedEntry::text`].
+    pub fn precision(&self) -> Precision {
+        Precision::infer(&self.text)
+    }
+
+    /// The value as the paper prints it: integers of five digits or more with thousands
+    /// separators, everything else as written (without `_`).
+    pub fn printed(&self) -> String {
+        match &self.value {
+            PubValue::Str(s) => s.clone(),
+            PubValue::Int(i) if i.abs() >= 10_000 => super::format::thousands(i128::from(*i)),
+            _ => self.text.replace('_', ""),
+        }
+    }
+}
+
+/// The published figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Published {
+    /// Every leaf, in file order.
+    pub entries: Vec<PublishedEntry>,
+    /// sha256 of the file's bytes, hex.
+    pub sha256: String,
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+impl Published {
+    /// Read and parse `path`.
+    pub fn load(path: &Path) -> Result<Published, RenderError> {
+        let text = std::fs::read_to_string(path).map_err(|source| RenderError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Published::parse(&text, &path.display().to_string())
+    }
+
+    /// Parse `text`; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Published, RenderError> {
+        let err = |offset: usize, message: String| {
+            let (line, column) = line_col(text, offset);
+            RenderError::Published {
+                origin: origin.to_string(),
+                line,
+                column,
+                message,
+            }
+        };
+        let doc = DeTable::parse(text)
+            .map_err(|e| err(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
+        let mut entries: Vec<(usize, PublishedEntry)> = Vec::new();
+        let mut stack: Vec<(String, &toml::Spanned<DeValue<'_>>)> = Vec::new();
+        for (k, v) in doc.get_ref().iter() {
+            stack.push((k.get_ref().to_string(), v));
+        }
+        while let Some((key, v)) = stack.pop() {
+            let span = v.span();
+            let raw = text.get(span.clone()).unwrap_or("").trim().to_string();
+            let value = match v.get_ref() {
+                DeValue::Table(t) => {
+                    for (k, c) in t.iter() {
+                        stack.push((format!("{key}.{}", k.get_ref()), c));
+                    }
+                    continue;
+                }
+                DeValue::Array(a) => {
+                    let items: Vec<_> = a.iter().collect();
+                    if items
+                        .iter()
+                        .all(|c| matches!(c.get_ref(), DeValue::String(_)))
+                    {
+                        let joined: Vec<String> = items
+                            .iter()
+                            .filter_map(|c| c.get_ref().as_str().map(str::to_string))
+                            .collect();
+                        entries.push((
+                            span.start,
+                            PublishedEntry {
+                                key,
+                                value: PubValue::Str(joined.join(", ")),
+                                text: raw,
+                            },
+                        ));
+                        continue;
+                    }
+                    for (i, c) in items.into_iter().enumerate() {
+                        stack.push((format!("{key}[{i}]"), c));
+                    }
+                    continue;
+                }
+                DeValue::Integer(_) => {
+                    let clean = raw.replace('_', "");
+                    PubValue::Int(clean.parse().map_err(|_| {
+                        err(span.start, format!("`{raw}` is not a decimal integer"))
+                    })?)
+                }
+                DeValue::Float(_) => {
+                    let clean = raw.replace('_', "");
+                    PubValue::Float(
+                        clean
+                            .parse()
+                            .map_err(|_| err(span.start, format!("`{raw}` is not a number")))?,
+                    )
+                }
+                DeValue::String(s) => PubValue::Str(s.to_string()),
+                DeValue::Boolean(b) => PubValue::Bool(*b),
+                DeValue::Datetime(_) => {
+                    return Err(err(span.start, format!("`{key}`: dates are not figures")));
+                }
+            };
+            entries.push((
+                span.start,
+                PublishedEntry {
+                    key,
+                    value,
+                    text: raw,
+                },
+            ));
+        }
+        entries.sort_by_key(|(start, _)| *start);
+        Ok(Published {
+            entries: entries.into_iter().map(|(_, e)| e).collect(),
+            sha256: hex::encode(Sha256::digest(text.as_bytes())),
+        })
+    }
+
+    /// The entry under `key`.
+    pub fn get(&self, key: &str) -> Option<&PublishedEntry> {
+        self.entries.iter().find(|e| e.key == key)
+    }
+
+    /// The number under `key`.
+    pub fn number(&self, key: &str) -> Option<f64> {
+        self.get(key).and_then(|e| e.value.as_f64())
+    }
+
+    /// The paper's policy names (`design.policies`), in its order.
+    pub fn policies(&self) -> Vec<String> {
+        match self.get("design.policies").map(|e| &e.value) {
+            Some(PubValue::Str(s)) => s.split(", ").map(str::to_string).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Split `a_b` into two of the paper's policy names.
+    pub fn split_pair(&self, s: &str) -> Option<(String, String)> {
+        let names = self.policies();
+        names.iter().find_map(|a| {
+            let rest = s.strip_prefix(a.as_str())?.strip_prefix('_')?;
+            names
+                .iter()
+                .any(|b| b == rest)
+                .then(|| (a.clone(), rest.to_string()))
+        })
+    }
+
+    /// The paper's approximate break-even values, `figure2.break_even_delta_<g1>_<g2>`.
+    pub fn paper_breakeven(&self) -> Vec<PaperBreakEven> {
+        self.entries
+            .iter()
+            .filter_map(|e| {
+                let pair = e.key.strip_prefix("figure2.break_even_delta_")?;
+                let (g1, g2) = self.split_pair(pair)?;
+                Some(PaperBreakEven {
+                    g1_policy: g1,
+                    g2_policy: g2,
+                    delta: e.value.as_f64()?,
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn precision_from_text() {
+        assert_eq!(Precision::infer("0.490"), Precision::Decimals(3));
+        assert_eq!(Precision::infer("0.4905"), Precision::Decimals(4));
+        assert_eq!(Precision::infer("46_542"), Precision::Decimals(0));
+        assert_eq!(Precision::infer("7.7e-29"), Precision::Significant(2));
+        assert_eq!(Precision::infer("1e-300"), Precision::Significant(1));
+        assert_eq!(Precision::infer("-1.0"), Precision::Decimals(1));
+        assert_eq!(Precision::Decimals(3).format(0.4904), "0.490");
+        assert_eq!(Precision::Significant(2).format(7.74e-29), "7.7e-29");
+    }
+
+    #[test]
+    fn parses_the_reference_file_in_order_with_source_text() {
+        let text = include_str!("../../reference/published.toml");
+        let p = Published::parse(text, "published.toml").unwrap();
+        let first = &p.entries[0];
+        assert_eq!(first.key, "design.games_total");
+        assert_eq!(first.value, PubValue::Int(999_999));
+        let e = p.get("table3.greedy_greedy.rate").unwrap();
+        assert_eq!(e.text, "0.490");
+        assert_eq!(e.precision(), Precision::Decimals(3));
+        assert_eq!(
+            p.get("folk_theorem.per_matchup_rate_range[1]")
+                .unwrap()
+                .text,
+            "0.66"
+        );
+        assert_eq!(p.policies(), vec!["greedy", "hoarder", "counter"]);
+        assert_eq!(
+            p.split_pair("greedy_counter"),
+            Some(("greedy".to_string(), "counter".to_string()))
+        );
+        let be = p.paper_breakeven();
+        assert_eq!(be.len(), 2);
+        assert_eq!(be[0].delta, -1.0);
+        assert_eq!(p.sha256.len(), 64);
+        let idx = |k: &str| p.entries.iter().position(|e| e.key == k).unwrap();
+        assert!(idx("table3.greedy_greedy.rate") < idx("table3.greedy_greedy.lo"));
+        assert!(idx("table4.n") < idx("table4.intercept.or"));
+    }
+
+    #[test]
+    fn bad_toml_names_line_and_column() {
+        let e = Published::parse("[a]\nx = = 1\n", "bad.toml").unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.starts_with("bad.toml:2:"), "{msg}");
+    }
+}

@@ -1,0 +1,258 @@
+//! [`render_report`]: the literate report from the templates, as one self-contained
+//! `report.html` (SVG and CSS inline, no URL of any kind) and a `report.md` that links PNG
+//! copies of the figures by relative path.
+//!
+//! Invariant: templates see only the [`ReportContext`] and the figures; HTML is autoescaped
+//! (Markdown is escaped for `<`, `>`, `&` and `|`), undefined variables are errors, and no
+//! clock or environment value reaches the output.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use minijinja::{
+    AutoEscape, Environment, Error, ErrorKind, Output, State, UndefinedBehavior, Value,
+};
+use serde::Deserialize;
+
+use super::context::ReportContext;
+use super::error::RenderError;
+use super::format;
+use crate::pipeline::config::ReportFormat;
+use crate::plot::{FigureFile, FigureKind};
+use crate::stats::p_value::PValue;
+
+/// Template names.
+pub const HTML_TEMPLATE: &str = "report.html.j2";
+/// Template names.
+pub const MD_TEMPLATE: &str = "report.md.j2";
+
+const MD_ESCAPE: &str = "markdown";
+
+/// Escape text for Markdown: no raw HTML, no table breaks.
+pub fn escape_markdown(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '|' => out.push_str("\\|"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn to_value<T: serde::Serialize>(x: T) -> Value {
+    Value::from(minijinja::value::Serde(x))
+}
+
+fn as_f64(v: &Value) -> Option<f64> {
+    if v.is_none() || v.is_undefined() {
+        return None;
+    }
+    f64::try_from(v.clone()).ok()
+}
+
+fn number_or_dash(v: &Value, f: impl Fn(f64) -> String) -> Result<String, Error> {
+    if v.is_none() {
+        return Ok("—".into());
+    }
+    as_f64(v)
+        .map(f)
+        .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, format!("not a number: {v}")))
+}
+
+/// The template environment: loader, strict undefined, escaping and the report's filters
+/// (`num`, `fix`, `pct`, `signed`, `sci`, `pval`, `z`).
+pub fn environment(templates_dir: &Path) -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_loader(minijinja::path_loader(templates_dir));
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .keep_trailing_newline(true)
+        .build()
+    {
+        env.set_syntax(syntax);
+    }
+    env.set_auto_escape_callback(|name| {
+        let n = name.trim_end_matches(".j2").trim_end_matches(".jinja");
+        if n.ends_with(".html") || n.ends_with(".htm") || n.ends_with(".xml") {
+            AutoEscape::Html
+        } else if n.ends_with(".md") {
+            AutoEscape::Custom(Cow::Borrowed(MD_ESCAPE))
+        } else {
+            AutoEscape::None
+        }
+    });
+    env.set_formatter(|out: &mut Output, state: &mut State, value: &Value| {
+        if matches!(state.auto_escape(), AutoEscape::Custom(name) if name == MD_ESCAPE) {
+            let text = value.to_string();
+            let text = if value.is_safe() {
+                text
+            } else {
+                escape_markdown(&text)
+            };
+            out.write_str(&text).map_err(Error::from)
+        } else {
+            minijinja::escape_formatter(out, state, value)
+        }
+    });
+    env.add_filter("num", |v: Value| {
+        number_or_dash(&v, |x| format::thousands(x.round() as i128))
+    });
+    env.add_filter("fix", |v: Value, d: Option<usize>| {
+        number_or_dash(&v, |x| format::fixed(x, d.unwrap_or(3)))
+    });
+    env.add_filter("pct", |v: Value, d: Option<usize>| {
+        number_or_dash(&v, |x| format::pct(x, d.unwrap_or(1)))
+    });
+    env.add_filter("signed", |v: Value, d: Option<usize>| {
+        number_or_dash(&v, |x| format::signed(x, d.unwrap_or(3)))
+    });
+    env.add_filter("sci", |v: Value, d: Option<usize>| {
+        number_or_dash(&v, |x| format::scientific(x, d.unwrap_or(2)))
+    });
+    env.add_filter("z", |v: Value| number_or_dash(&v, |x| format::signed(x, 2)));
+    env.add_filter(
+        "pval",
+        |v: Value, sig: Option<usize>| -> Result<String, Error> {
+            let p = PValue::deserialize(v.clone()).map_err(|e| {
+                Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!("pval expects a p-value object, got {v}: {e}"),
+                )
+            })?;
+            Ok(format::pval(&p, sig.unwrap_or(2)))
+        },
+    );
+    env
+}
+
+fn figures_value(figs: BTreeMap<String, BTreeMap<String, BTreeMap<String, Value>>>) -> Value {
+    Value::from(
+        figs.into_iter()
+            .map(|(study, kinds)| {
+                let kinds: BTreeMap<String, Value> = kinds
+                    .into_iter()
+                    .map(|(k, m)| (k, Value::from(m)))
+                    .collect();
+                (study, Value::from(kinds))
+            })
+            .collect::<BTreeMap<String, Value>>(),
+    )
+}
+
+/// Make an inline copy of an SVG: drop the XML namespace URL (HTML5 does not need it), so the
+/// HTML holds no URL at all.
+fn inline_svg(svg: &str) -> String {
+    svg.replacen(" xmlns=\"http://www.w3.org/2000/svg\"", "", 1)
+}
+
+fn template_err(template: &str, e: &Error) -> RenderError {
+    let mut message = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        message.push_str(&format!(": {s}"));
+        src = s.source();
+    }
+    RenderError::Template {
+        template: template.to_string(),
+        message,
+    }
+}
+
+/// Render the report.
+///
+/// - `figures`: as returned by `plot::write_figures`; `figure_path` maps a figure's relative
+///   name (e.g. `paper/figure2.svg`) to a readable file.
+/// - writes `out_dir/report.html` (HTML format, SVGs inline) and `out_dir/report.md`
+///   (Markdown), which links the PNGs as `figures/<study>/<figure>.png`: the plot stage
+///   publishes them there, beside the report.
+///
+/// Returns the written files, relative to `out_dir`, in writing order.
+pub fn render_report(
+    ctx: &ReportContext,
+    templates_dir: &Path,
+    figures: &[FigureFile],
+    figure_path: &dyn Fn(&str) -> PathBuf,
+    out_dir: &Path,
+    formats: &[ReportFormat],
+) -> Result<Vec<String>, RenderError> {
+    let env = environment(templates_dir);
+    let mut written = Vec::new();
+    let write = |rel: &str, bytes: &[u8]| -> Result<(), RenderError> {
+        let path = out_dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|source| RenderError::Write {
+                path: parent.to_path_buf(),
+                source,
+            })?;
+        }
+        std::fs::write(&path, bytes).map_err(|source| RenderError::Write { path, source })
+    };
+    for fmt in formats {
+        let html = *fmt == ReportFormat::Html;
+        // study -> figure stem -> {svg | png}
+        let mut figs: BTreeMap<String, BTreeMap<String, BTreeMap<String, Value>>> = BTreeMap::new();
+        for s in &ctx.studies {
+            let entry = figs.entry(s.name.clone()).or_default();
+            for k in FigureKind::ALL {
+                let mut m = BTreeMap::new();
+                m.insert("present".to_string(), Value::from(false));
+                m.insert("svg".to_string(), Value::from(()));
+                m.insert("png".to_string(), Value::from(()));
+                entry.insert(k.stem().to_string(), m);
+            }
+        }
+        for f in figures {
+            let slot = figs
+                .entry(f.study.clone())
+                .or_default()
+                .entry(f.kind.stem().to_string())
+                .or_default();
+            slot.insert("present".to_string(), Value::from(true));
+            if html {
+                let path = figure_path(&f.svg);
+                let svg = std::fs::read_to_string(&path)
+                    .map_err(|source| RenderError::Read { path, source })?;
+                slot.insert("svg".to_string(), Value::from_safe_string(inline_svg(&svg)));
+            } else {
+                let rel = format!("figures/{}", f.png);
+                let path = figure_path(&f.png);
+                if !path.is_file() {
+                    return Err(RenderError::Read {
+                        path,
+                        source: std::io::Error::new(std::io::ErrorKind::NotFound, "figure missing"),
+                    });
+                }
+                slot.insert("png".to_string(), Value::from(rel));
+            }
+        }
+        let name = if html { HTML_TEMPLATE } else { MD_TEMPLATE };
+        let tmpl = env.get_template(name).map_err(|e| template_err(name, &e))?;
+        let c = ctx;
+        let text = tmpl
+            .render(minijinja::context! {
+                title => &c.title,
+                studies => to_value(&c.studies),
+                main => to_value(&c.studies[0]),
+                comparison => to_value(&c.comparison),
+                findings => to_value(&c.findings),
+                provenance => to_value(&c.provenance),
+                min_games_per_bin => c.min_games_per_bin,
+                verdicts => to_value(
+                    super::scorecard::Verdict::ALL.iter().map(|v| v.label()).collect::<Vec<_>>()
+                ),
+                figures => figures_value(figs),
+            })
+            .map_err(|e| template_err(name, &e))?;
+        let out_name = if html { "report.html" } else { "report.md" };
+        write(out_name, text.as_bytes())?;
+        written.push(out_name.to_string());
+    }
+    Ok(written)
+}

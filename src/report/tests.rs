@@ -1,0 +1,158 @@
+//! Tests of the rendered report: the Markdown snapshot, escaping of hostile names, the
+//! self-containment of the HTML.
+//!
+//! Invariant: every test renders from `report::fixture` with fixed provenance, so snapshots do
+//! not depend on the machine or the clock.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::context::ReportContext;
+use super::fixture;
+use super::provenance::Provenance;
+use super::published::Published;
+use super::render::render_report;
+use super::results::Results;
+use crate::pipeline::config::ReportFormat;
+use crate::pipeline::job::{AncestorInfo, StageName};
+use crate::plot::write_figures;
+
+fn templates() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("templates")
+}
+
+fn published() -> Published {
+    Published::parse(
+        include_str!("../../reference/published.toml"),
+        "reference/published.toml",
+    )
+    .unwrap()
+}
+
+fn context(results: &Results) -> ReportContext {
+    let published = published();
+    let mut ancestors = BTreeMap::new();
+    ancestors.insert(
+        "test/paper".to_string(),
+        AncestorInfo {
+            stage: StageName::Test,
+            key: "ab".repeat(32),
+            outputs: BTreeMap::from([("results.json".to_string(), "cd".repeat(32))]),
+        },
+    );
+    let mut prov = Provenance::new(
+        "pipeline.toml",
+        "[study]\ntitle = \"fixture\"\n",
+        "reference/published.toml",
+        &published,
+        results,
+        &ancestors,
+    );
+    prov.rustc_version = "rustc (fixture)".into();
+    ReportContext::build("Fixture report", results, &published, 50, prov).unwrap()
+}
+
+/// Render `results` into a temporary directory; returns (dir, html, md).
+fn render(results: &Results) -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let figs_dir = dir.path().join("figures-src");
+    let figs = write_figures(results, &published().paper_breakeven(), &figs_dir).unwrap();
+    let out = dir.path().join("out");
+    let written = render_report(
+        &context(results),
+        &templates(),
+        &figs,
+        &|rel: &str| figs_dir.join(rel),
+        &out,
+        &[ReportFormat::Html, ReportFormat::Md],
+    )
+    .unwrap();
+    assert!(written.contains(&"report.html".to_string()));
+    assert!(written.contains(&"report.md".to_string()));
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    (dir, html, md)
+}
+
+#[test]
+fn markdown_snapshot() {
+    let results = fixture::results(&["greedy", "hoarder", "counter"]);
+    let (dir, _, md) = render(&results);
+    insta::assert_snapshot!("report_md_three_policies", md);
+    // every linked PNG exists next to the report
+    for line in md.lines().filter(|l| l.starts_with("![")) {
+        let rel = line.split("](").nth(1).unwrap().trim_end_matches(')');
+        assert!(dir.path().join("out").join(rel).is_file(), "{rel}");
+    }
+}
+
+#[test]
+fn html_is_self_contained() {
+    let results = fixture::results(&["greedy", "hoarder", "counter"]);
+    let (_dir, html, _) = render(&results);
+    for bad in [
+        "http://", "https://", "<link", "<script", "src=", "url(", "@import",
+    ] {
+        assert!(!html.contains(bad), "report.html contains {bad:?}");
+    }
+    assert!(html.contains("default-src 'none'"));
+    assert_eq!(
+        html.matches("<svg").count(),
+        5 + 2 * 2,
+        "main figures + 2 per other study"
+    );
+    for id in [
+        "scorecard-paper",
+        "table3-paper",
+        "table4-paper",
+        "table5-paper",
+        "fig-paper-figure2",
+    ] {
+        assert!(html.contains(&format!("id=\"{id}\"")), "{id}");
+    }
+}
+
+#[test]
+fn markup_in_a_policy_name_is_shown_not_executed() {
+    let evil = "<script>alert('x')</script>";
+    let results = fixture::results(&["greedy", evil]);
+    let (_dir, html, md) = render(&results);
+    assert!(!html.contains("<script"), "raw script tag in HTML");
+    assert!(
+        html.contains("&lt;script&gt;"),
+        "escaped name shown in HTML"
+    );
+    let outside_code: String = md.split("```").step_by(2).collect();
+    assert!(
+        !outside_code.contains("<script"),
+        "raw script tag in Markdown"
+    );
+    assert!(md.contains("&lt;script&gt;"));
+}
+
+#[test]
+fn two_renders_are_identical() {
+    let results = fixture::results(&["greedy", "hoarder"]);
+    let (_a, h1, m1) = render(&results);
+    let (_b, h2, m2) = render(&results);
+    assert!(h1 == h2);
+    assert!(m1 == m2);
+}
+
+#[test]
+fn a_misspelt_variable_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("report.md.j2"), "{{ no_such_thing }}").unwrap();
+    let results = fixture::results(&["greedy"]);
+    let err = render_report(
+        &context(&results),
+        dir.path(),
+        &[],
+        &|rel: &str| dir.path().join(rel),
+        dir.path(),
+        &[ReportFormat::Md],
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("report.md.j2"), "{err}");
+}
+

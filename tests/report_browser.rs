@@ -1,0 +1,179 @@
+//! The HTML report in a real browser: headless Chromium loads a rendered fixture report, and
+//! the test checks that the scorecard, every table and every figure are in the DOM, and that
+//! the page cannot make a network request.
+//!
+//! Invariant: skips (with a message saying why) when `/usr/bin/chromium` is absent; never
+//! touches the network or the user's browser profile (a fresh profile directory per run).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use briscola::pipeline::config::ReportFormat;
+use briscola::plot::write_figures;
+use briscola::report::{Provenance, Published, ReportContext, fixture, render_report};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn render_fixture(dir: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let published = Published::load(&root.join("reference/published.toml")).unwrap();
+    let results = fixture::results(&["greedy", "hoarder", "counter"]);
+    let figs_dir = dir.join("figures-src");
+    let figs = write_figures(&results, &published.paper_breakeven(), &figs_dir).unwrap();
+    let prov = Provenance::new(
+        "pipeline.toml",
+        "[study]\n",
+        "reference/published.toml",
+        &published,
+        &results,
+        &BTreeMap::new(),
+    );
+    let ctx = ReportContext::build("Browser fixture", &results, &published, 50, prov).unwrap();
+    let out = dir.join("out");
+    render_report(
+        &ctx,
+        &root.join("templates"),
+        &figs,
+        &|rel: &str| figs_dir.join(rel),
+        &out,
+        &[ReportFormat::Html],
+    )
+    .unwrap();
+    out.join("report.html")
+}
+
+fn chromium(profile: &Path, extra: &[&str], url: &str) -> std::process::Output {
+    let profile_arg = format!("--user-data-dir={}", profile.display());
+    let mut args = vec![
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        profile_arg.as_str(),
+    ];
+    args.extend_from_slice(extra);
+    args.push(url);
+    Command::new(CHROMIUM)
+        .args(&args)
+        .output()
+        .expect("run chromium")
+}
+
+#[test]
+fn report_renders_in_headless_chromium() {
+    if !Path::new(CHROMIUM).exists() {
+        println!(
+            "SKIPPED: {CHROMIUM} not found; install it (apt-get install chromium) to run this test"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let html_path = render_fixture(dir.path());
+    let html = std::fs::read_to_string(&html_path).unwrap();
+
+    // No way to reach the network: no URL, no external resource, and a CSP that forbids any.
+    for bad in [
+        "http://", "https://", "<link", "<script", " src=", "url(", "@import", "//cdn",
+    ] {
+        assert!(!html.contains(bad), "report.html contains {bad:?}");
+    }
+    assert!(
+        html.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"")
+    );
+
+    let url = format!("file://{}", html_path.display());
+    let out = chromium(&dir.path().join("profile-dom"), &["--dump-dom"], &url);
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(dom.contains("<main>"), "the DOM was not dumped");
+
+    let mut ids = vec![
+        "scorecard".to_string(),
+        "summary-paper".into(),
+        "scorecard-paper".into(),
+        "design-table".into(),
+        "comparison".into(),
+        "provenance-jobs".into(),
+    ];
+    for s in ["paper", "replication", "as-written"] {
+        for t in ["table3", "table4", "table5", "scorecard"] {
+            ids.push(format!("{t}-{s}"));
+        }
+        for f in ["figure2", "breakeven"] {
+            ids.push(format!("fig-{s}-{f}"));
+        }
+    }
+    for f in ["folk", "table3", "table5"] {
+        ids.push(format!("fig-paper-{f}"));
+    }
+    for t in [
+        "pairwise-paper",
+        "folk-paper",
+        "breakeven-paper",
+        "dominance-paper",
+    ] {
+        ids.push(t.to_string());
+    }
+    for id in &ids {
+        assert!(
+            dom.contains(&format!("id=\"{id}\"")),
+            "#{id} missing from the DOM"
+        );
+    }
+    // every figure holds an inline SVG with text in it
+    for block in dom.split("<figure ").skip(1) {
+        let body = block.split("</figure>").next().unwrap();
+        assert!(
+            body.contains("<svg"),
+            "a figure without an SVG: {}",
+            &body[..body.len().min(80)]
+        );
+        assert!(body.contains("<text"), "an SVG without text");
+    }
+    assert_eq!(dom.matches("<figure ").count(), 9);
+    // every table has a caption
+    assert_eq!(
+        dom.matches("<table").count(),
+        dom.matches("<caption>").count()
+    );
+
+    // A screenshot, kept where BRISCOLA_SCREENSHOT points (for a person to look at).
+    let shot = std::env::var("BRISCOLA_SCREENSHOT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| dir.path().join("report.png"));
+    let shot_arg = format!("--screenshot={}", shot.display());
+    let out = chromium(
+        &dir.path().join("profile-shot"),
+        &[
+            shot_arg.as_str(),
+            "--window-size=1280,4000",
+            "--hide-scrollbars",
+        ],
+        &url,
+    );
+    assert!(
+        out.status.success(),
+        "screenshot failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if std::env::var_os("BRISCOLA_SCREENSHOT").is_some() {
+        std::fs::copy(&html_path, shot.with_extension("html")).unwrap();
+    }
+    let png = std::fs::read(&shot).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    assert!(
+        png.len() > 50_000,
+        "suspiciously small screenshot ({} bytes)",
+        png.len()
+    );
+}
