@@ -42,8 +42,6 @@ pub struct TestSettings {
     pub power_delta: f64,
     /// Power: N of the prose.
     pub power_n: u64,
-    /// Figure 2: minimum games per kept bin.
-    pub min_games_per_bin: u64,
     /// Policy names in matchup order (Table 5's rows).
     pub policies: Vec<String>,
 }
@@ -235,7 +233,9 @@ pub fn study_tests(shards: &[ShardCounts], s: &TestSettings) -> Result<StudyTest
                 rate: ci.rate,
                 lo: ci.lo,
                 hi: ci.hi,
-                kept: d.non_tied >= s.min_games_per_bin,
+                // The plot section's threshold is applied when results are read
+                // ([`apply_min_games_per_bin`]), so changing it re-runs only plot and render.
+                kept: true,
             });
         }
         breakeven.push(BreakEven {
@@ -257,6 +257,17 @@ pub fn study_tests(shards: &[ShardCounts], s: &TestSettings) -> Result<StudyTest
         .collect();
 
     Ok(StudyTests { table3, folk_theorem, pairwise, power, table5, figure2, correlations, breakeven })
+}
+
+/// Mark Figure 2's bins with fewer than `min` games as not kept, and recompute the break-even
+/// points from the kept bins.
+pub fn apply_min_games_per_bin(figure2: &mut [Figure2Panel], breakeven: &mut [BreakEven], min: u64) {
+    for (panel, be) in figure2.iter_mut().zip(breakeven.iter_mut()) {
+        for b in &mut panel.bins {
+            b.kept = b.n >= min;
+        }
+        be.delta = crossing(&panel.bins);
+    }
 }
 
 /// First crossing of rate 0.5 between consecutive kept bins, linearly interpolated.

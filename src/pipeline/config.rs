@@ -96,8 +96,14 @@ pub struct SimulateSection {
     pub deal_source: DealSourceKind,
     /// The seed (for dotnet-replay: a .NET `int`).
     pub seed: i64,
-    /// Games requested; each ordered matchup plays `games / k^2`.
-    pub games: u64,
+    /// Games requested in all; each ordered matchup plays `floor(games / k^2)` (the paper's
+    /// design). Give this or `games_per_matchup`, not both.
+    #[serde(default)]
+    pub games: Option<u64>,
+    /// Games each ordered matchup plays, whatever the number of policies: adding a policy then
+    /// leaves every existing matchup's shard unchanged. Give this or `games`, not both.
+    #[serde(default)]
+    pub games_per_matchup: Option<u64>,
     /// Policy names, in matchup order.
     pub policies: Vec<String>,
 }
@@ -128,9 +134,12 @@ pub struct VariantSection {
     /// Overrides `simulate.seed`.
     #[serde(default)]
     pub seed: Option<i64>,
-    /// Overrides `simulate.games`.
+    /// Overrides `simulate.games` (and any `simulate.games_per_matchup`).
     #[serde(default)]
     pub games: Option<u64>,
+    /// Overrides `simulate.games_per_matchup` (and any `simulate.games`).
+    #[serde(default)]
+    pub games_per_matchup: Option<u64>,
     /// Overrides every policy's tie-break.
     #[serde(default)]
     pub tie_break: Option<TieBreak>,
@@ -231,17 +240,49 @@ pub struct Study {
     pub deal_source: DealSourceKind,
     /// Seed.
     pub seed: i64,
-    /// Games requested.
-    pub games: u64,
+    /// How many games: in all, or per matchup.
+    pub games: GameCount,
     /// The policies, in matchup order, fully specified.
     pub policies: Vec<PolicySpec>,
 }
 
+/// A study's game count, as the configuration gives it.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum GameCount {
+    /// Games requested in all (each matchup plays `floor(n / k^2)`).
+    Total(u64),
+    /// Games per ordered matchup.
+    PerMatchup(u64),
+}
+
+impl GameCount {
+    fn from_fields(total: Option<u64>, per: Option<u64>) -> Option<GameCount> {
+        match (total, per) {
+            (Some(t), None) => Some(GameCount::Total(t)),
+            (None, Some(p)) => Some(GameCount::PerMatchup(p)),
+            _ => None,
+        }
+    }
+}
+
 impl Study {
-    /// Games each ordered matchup plays: `floor(games / k^2)`.
+    /// Games each ordered matchup plays.
     pub fn games_per_matchup(&self) -> u64 {
         let k = self.policies.len() as u64;
-        self.games / (k * k)
+        match self.games {
+            GameCount::Total(n) => n / (k * k),
+            GameCount::PerMatchup(p) => p,
+        }
+    }
+
+    /// Games requested in all (for `PerMatchup`, the total played).
+    pub fn games_requested(&self) -> u64 {
+        let k = self.policies.len() as u64;
+        match self.games {
+            GameCount::Total(n) => n,
+            GameCount::PerMatchup(p) => p * k * k,
+        }
     }
 }
 
@@ -387,12 +428,27 @@ impl Config {
                 ));
             }
         }
-        check_games(sim.games, sim.policies.len()).map_err(|m| bad("simulate.games", m))?;
+        let k = sim.policies.len();
+        let main_games = match GameCount::from_fields(sim.games, sim.games_per_matchup) {
+            Some(g) => g,
+            None => {
+                return Err(bad(
+                    "simulate.games",
+                    if sim.games.is_some() {
+                        "give either games (in all) or games_per_matchup, not both".into()
+                    } else {
+                        "missing: give games (in all, e.g. 1_000_000) or games_per_matchup (e.g. 111_111)".into()
+                    },
+                ));
+            }
+        };
+        check_count(main_games, k, "simulate").map_err(|(f, m)| bad(&f, m))?;
         check_seed(sim.deal_source, sim.seed).map_err(|m| bad("simulate.seed", m))?;
         for (name, v) in &self.variants {
             if v.deal_source.is_none()
                 && v.seed.is_none()
                 && v.games.is_none()
+                && v.games_per_matchup.is_none()
                 && v.tie_break.is_none()
             {
                 return Err(bad(
@@ -407,8 +463,17 @@ impl Config {
                 format!("variants.{name}.deal_source")
             };
             check_seed(ds, v.seed.unwrap_or(sim.seed)).map_err(|m| bad(&seed_field, m))?;
-            check_games(v.games.unwrap_or(sim.games), sim.policies.len())
-                .map_err(|m| bad(&format!("variants.{name}.games"), m))?;
+            let g = match GameCount::from_fields(v.games, v.games_per_matchup) {
+                Some(g) => g,
+                None if v.games.is_none() => main_games,
+                None => {
+                    return Err(bad(
+                        &format!("variants.{name}.games"),
+                        "give either games (in all) or games_per_matchup, not both".into(),
+                    ));
+                }
+            };
+            check_count(g, k, &format!("variants.{name}")).map_err(|(f, m)| bad(&f, m))?;
         }
         for (field, v) in [
             ("test.confidence", self.test.confidence),
@@ -513,7 +578,7 @@ impl Config {
             label: "Exact replay of the published tournament".into(),
             deal_source: self.simulate.deal_source,
             seed: self.simulate.seed,
-            games: self.simulate.games,
+            games: self.main_games(),
             policies: policies(None),
         }];
         for (name, v) in &self.variants {
@@ -522,11 +587,18 @@ impl Config {
                 label: v.label.clone(),
                 deal_source: v.deal_source.unwrap_or(self.simulate.deal_source),
                 seed: v.seed.unwrap_or(self.simulate.seed),
-                games: v.games.unwrap_or(self.simulate.games),
+                games: GameCount::from_fields(v.games, v.games_per_matchup)
+                    .unwrap_or_else(|| self.main_games()),
                 policies: policies(v.tie_break),
             });
         }
         out
+    }
+
+    /// The main study's game count (validated: exactly one of the two fields is set).
+    fn main_games(&self) -> GameCount {
+        GameCount::from_fields(self.simulate.games, self.simulate.games_per_matchup)
+            .unwrap_or(GameCount::Total(0))
     }
 
     /// Path of the published-figures file.
@@ -555,6 +627,25 @@ fn check_name(name: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("name `{name}` is not allowed; {rule}"))
+    }
+}
+
+fn check_count(g: GameCount, k: usize, section: &str) -> Result<(), (String, String)> {
+    match g {
+        GameCount::Total(n) => check_games(n, k).map_err(|m| (format!("{section}.games"), m)),
+        GameCount::PerMatchup(p) => {
+            let cells = (k * k) as u64;
+            if p == 0 {
+                Err((format!("{section}.games_per_matchup"), "0 games per matchup; use at least 1".into()))
+            } else if p.saturating_mul(cells) > MAX_GAMES {
+                Err((
+                    format!("{section}.games_per_matchup"),
+                    format!("{p} games per matchup over {cells} matchups is more than the limit of {MAX_GAMES} games"),
+                ))
+            } else {
+                Ok(())
+            }
+        }
     }
 }
 
@@ -600,7 +691,7 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     ),
     (
         "simulate",
-        "a [simulate] section with deal_source, seed, games and policies",
+        "a [simulate] section with deal_source, seed, games (or games_per_matchup) and policies",
     ),
     ("simulate.deal_source", "\"dotnet-replay\" or \"chacha\""),
     (
@@ -610,6 +701,10 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     (
         "simulate.games",
         "a whole number from k*k (k = number of policies) up to 1000000000",
+    ),
+    (
+        "simulate.games_per_matchup",
+        "a whole number >= 1 (games per ordered matchup)",
     ),
     (
         "simulate.policies",
@@ -640,6 +735,10 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     (
         "variants.*.games",
         "a whole number from k*k up to 1000000000",
+    ),
+    (
+        "variants.*.games_per_matchup",
+        "a whole number >= 1 (games per ordered matchup)",
     ),
     ("variants.*.tie_break", "\"as-released\" or \"as-written\""),
     (

@@ -86,11 +86,27 @@ pub fn write_config(dir: &Path, text: &str) -> PathBuf {
     p
 }
 
-/// A fresh temp dir holding `text` as pipeline.toml.
+/// A fresh temp dir holding `text` as pipeline.toml, with the project's `templates/` and
+/// `reference/` beside it (the render stage reads both).
 pub fn study(text: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     write_config(dir.path(), text);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for sub in ["templates", "reference"] {
+        copy_dir(&root.join(sub), &dir.path().join(sub));
+    }
     dir
+}
+
+/// Copy the files of `from` (not recursive) into a new directory `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).expect("create dir");
+    for e in fs::read_dir(from).expect("read dir") {
+        let e = e.expect("entry");
+        if e.path().is_file() {
+            fs::copy(e.path(), to.join(e.file_name())).expect("copy");
+        }
+    }
 }
 
 pub fn stdout(o: &Output) -> String {

@@ -23,7 +23,7 @@ pub fn metas(cfg: &Config) -> Vec<StudyMeta> {
             settings: crate::report::results::StudySettings {
                 deal_source: s.deal_source.as_str().to_string(),
                 seed: s.seed,
-                games_requested: s.games,
+                games_requested: s.games_requested(),
                 games_per_matchup: s.games_per_matchup(),
                 games_total: s.games_per_matchup() * (s.policies.len() * s.policies.len()) as u64,
                 policies: s.policies.clone(),
@@ -40,11 +40,22 @@ pub fn result_deps(metas: &[StudyMeta]) -> Vec<String> {
         .collect()
 }
 
-/// Read every study's results from the test and regress outputs.
-pub fn load_results(inputs: &JobInputs, metas: &[StudyMeta]) -> Result<Results, Box<dyn std::error::Error + Send + Sync>> {
+/// Read every study's results from the test and regress outputs, applying the plot section's
+/// minimum games per Figure 2 bin.
+pub fn load_results(
+    inputs: &JobInputs,
+    metas: &[StudyMeta],
+    min_games_per_bin: u64,
+) -> Result<Results, Box<dyn std::error::Error + Send + Sync>> {
     let mut studies = Vec::new();
     for m in metas {
-        let tests = read_json(inputs, &super::test::job_id(&m.name), super::test::TESTS_FILE)?;
+        let mut tests: crate::analysis::study_tests::StudyTests =
+            read_json(inputs, &super::test::job_id(&m.name), super::test::TESTS_FILE)?;
+        crate::analysis::study_tests::apply_min_games_per_bin(
+            &mut tests.figure2,
+            &mut tests.breakeven,
+            min_games_per_bin,
+        );
         let t4 = read_json(inputs, &super::regress::job_id(&m.name), super::regress::TABLE4_FILE)?;
         studies.push(study_results(m, tests, t4));
     }
@@ -56,9 +67,10 @@ pub fn job(cfg: &Config, published: &Published) -> Job {
     let metas = metas(cfg);
     let deps = result_deps(&metas);
     let paper_breakeven = published.paper_breakeven();
+    let min_bin = cfg.plot.min_games_per_bin;
     let params = serde_json::json!({
         "studies": metas,
-        "min_games_per_bin": cfg.plot.min_games_per_bin,
+        "min_games_per_bin": min_bin,
         "paper_breakeven": paper_breakeven,
     });
     Job {
@@ -70,7 +82,7 @@ pub fn job(cfg: &Config, published: &Published) -> Job {
         publish: Some("figures".into()),
         note: None,
         body: Box::new(move |inputs, out| {
-            let r = load_results(inputs, &metas)?;
+            let r = load_results(inputs, &metas, min_bin)?;
             crate::plot::write_figures(&r, &paper_breakeven, out)?;
             Ok(())
         }),

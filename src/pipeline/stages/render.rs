@@ -52,7 +52,7 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
         publish: Some(String::new()),
         note: None,
         body: Box::new(move |inputs, out| {
-            let results = load_results(inputs, &metas)?;
+            let results = load_results(inputs, &metas, min_bin)?;
             write_json(&out.join(RESULTS_FILE), &results)?;
             let published = Published::parse(&published_text, &published_path)?;
             let prov = Provenance::new(

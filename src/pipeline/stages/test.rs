@@ -33,7 +33,6 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
         baseline: cfg.test.baseline.clone(),
         power_delta: cfg.test.power_delta,
         power_n: cfg.test.power_n,
-        min_games_per_bin: cfg.plot.min_games_per_bin,
         policies: study.policies.iter().map(|p| p.name.clone()).collect(),
     };
     let order = deps.clone();
