@@ -154,14 +154,22 @@ fn changing_one_policy_reruns_its_matchups_only_and_revert_is_all_cached() {
 fn adding_a_policy_runs_exactly_the_new_shards() {
     let dir = study(BASE_CONFIG);
     assert_exit(&run(dir.path()), 0);
-    // Four policies; games scaled so each ordered matchup still plays 100 games.
-    let four = BASE_CONFIG
-        .replace(
-            "[\"greedy\", \"hoarder\", \"counter\"]",
-            "[\"greedy\", \"hoarder\", \"counter\", \"cautious\"]",
-        )
-        .replace("games = 900", "games = 1600")
-        + "\n[policies.cautious]\nkind = \"hoarder\"\nthreshold = 4\n";
+    // The same study stated per matchup: 900 games over 9 matchups is 100 per matchup, so the
+    // shards' keys do not change and nothing re-runs.
+    let per = BASE_CONFIG.replace("games = 900", "games_per_matchup = 100");
+    write_config(dir.path(), &per);
+    let out = run(dir.path());
+    assert_exit(&out, 0);
+    let out = stdout(&out);
+    assert!(
+        with_outcome(&out, "ran").iter().all(|id| !id.starts_with("simulate/")),
+        "{out}"
+    );
+    // Four policies, still 100 games per matchup.
+    let four = per.replace(
+        "[\"greedy\", \"hoarder\", \"counter\"]",
+        "[\"greedy\", \"hoarder\", \"counter\", \"cautious\"]",
+    ) + "\n[policies.cautious]\nkind = \"hoarder\"\nthreshold = 4\n";
     write_config(dir.path(), &four);
     let out = run(dir.path());
     assert_exit(&out, 0);
