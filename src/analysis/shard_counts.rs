@@ -7,6 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
+
+use crate::game::Card;
 use serde::{Deserialize, Serialize};
 
 /// Errors reading or counting a shard.
@@ -91,14 +93,6 @@ fn scan(path: &Path) -> Result<LazyFrame, CountError> {
     LazyFrame::scan_parquet(PlRefPath::new(p.as_str()), ScanArgsParquet::default()).map_err(pl(path))
 }
 
-fn u64_at(df: &DataFrame, name: &str, row: usize, path: &Path) -> Result<u64, CountError> {
-    let c = df.column(name).map_err(pl(path))?;
-    let v = c.get(row).map_err(pl(path))?;
-    Ok(match v {
-        AnyValue::Null => 0,
-        other => other.extract::<u64>().unwrap_or(0),
-    })
-}
 
 fn u64_column(df: &DataFrame, name: &str, path: &Path) -> Result<Vec<u64>, CountError> {
     let c = df
@@ -112,106 +106,66 @@ fn u64_column(df: &DataFrame, name: &str, path: &Path) -> Result<Vec<u64>, Count
 
 /// Count a shard from its `games.parquet` and `tricks.parquet`; `correlate` computes
 /// (pearson, spearman) of two equally long columns.
+///
+/// Two small group-bys do all the work in polars: games by (B1, B2, points of G1) and tricks by
+/// (trump suit, G1's card, G2's card, trick winner). Every count of the analysis is a function
+/// of those keys, so the rest is exact integer arithmetic over at most a few thousand groups.
 pub fn count_shard(
     games: &Path,
     tricks: &Path,
     correlate: &dyn Fn(&[f64], &[f64]) -> (f64, f64),
 ) -> Result<ShardCounts, CountError> {
-    let g = scan(games)?;
-    let delta = (col("briscole_g1").cast(DataType::Int32) - col("briscole_g2").cast(DataType::Int32))
-        .alias("delta");
-    let diff = (col("points_g1").cast(DataType::Int32) - col("points_g2").cast(DataType::Int32))
-        .alias("diff");
-    let tie = col("winner").eq(lit("Tie"));
-    let g1win = col("winner").eq(lit("G1"));
-
-    // Per-game columns needed: small (one shard).
-    let base = g
-        .clone()
-        .select([
-            col("g1_policy"),
-            col("g2_policy"),
-            delta,
-            diff,
-            tie.clone().alias("tie"),
-            g1win.clone().alias("g1win"),
-        ])
+    let (g1_policy, g2_policy) = policy_names(games)?;
+    let by_game = scan(games)?
+        .group_by([col("briscole_g1"), col("briscole_g2"), col("points_g1")])
+        .agg([len().alias("n")])
+        .sort(["briscole_g1", "briscole_g2", "points_g1"], SortMultipleOptions::default())
         .collect()
         .map_err(pl(games))?;
-    let n = base.height();
-    if n == 0 {
+    let b1 = u64_column(&by_game, "briscole_g1", games)?;
+    let b2 = u64_column(&by_game, "briscole_g2", games)?;
+    let p1 = u64_column(&by_game, "points_g1", games)?;
+    let n = u64_column(&by_game, "n", games)?;
+    if n.iter().sum::<u64>() == 0 {
         return Err(CountError::Shape { path: games.to_path_buf(), message: "the game table is empty".into() });
     }
-    let str_at = |name: &str| -> Result<String, CountError> {
-        let c = base.column(name).map_err(pl(games))?;
-        let s = c.str().map_err(pl(games))?;
-        Ok(s.get(0).unwrap_or_default().to_string())
-    };
-    let g1_policy = str_at("g1_policy")?;
-    let g2_policy = str_at("g2_policy")?;
-
-    let summary = base
-        .clone()
-        .lazy()
-        .select([
-            len().alias("games"),
-            col("tie").cast(DataType::UInt64).sum().alias("ties"),
-            col("g1win").cast(DataType::UInt64).sum().alias("g1_wins"),
-            // folk: majority G1 (delta > 0) or G2 (delta < 0), non-tied games
-            (col("delta").gt(lit(0)).and(col("tie").not()).and(col("g1win")))
-                .cast(DataType::UInt64)
-                .sum()
-                .alias("f11"),
-            (col("delta").gt(lit(0)).and(col("tie").not()).and(col("g1win").not()))
-                .cast(DataType::UInt64)
-                .sum()
-                .alias("f12"),
-            (col("delta").lt(lit(0)).and(col("tie").not()).and(col("g1win")))
-                .cast(DataType::UInt64)
-                .sum()
-                .alias("f21"),
-            (col("delta").lt(lit(0)).and(col("tie").not()).and(col("g1win").not()))
-                .cast(DataType::UInt64)
-                .sum()
-                .alias("f22"),
-        ])
-        .collect()
-        .map_err(pl(games))?;
-    let get = |name: &str| u64_at(&summary, name, 0, games);
-    let games_n = get("games")?;
-    let ties = get("ties")?;
-    let g1_wins = get("g1_wins")?;
-    let folk = [[get("f11")?, get("f12")?], [get("f21")?, get("f22")?]];
-
-    let by_delta = base
-        .clone()
-        .lazy()
-        .filter(col("tie").not())
-        .group_by([col("delta")])
-        .agg([len().alias("n"), col("g1win").cast(DataType::UInt64).sum().alias("wins")])
-        .sort(["delta"], SortMultipleOptions::default())
-        .collect()
-        .map_err(pl(games))?;
-    let ds = by_delta
-        .column("delta")
-        .map_err(pl(games))?
-        .cast(&DataType::Int64)
-        .map_err(pl(games))?;
-    let ds: Vec<i64> = ds.i64().map_err(pl(games))?.iter().map(|v| v.unwrap_or(0)).collect();
-    let ns = u64_column(&by_delta, "n", games)?;
-    let ws = u64_column(&by_delta, "wins", games)?;
-    let deltas = ds
-        .iter()
-        .zip(ns.iter().zip(ws.iter()))
-        .map(|(&d, (&n, &w))| DeltaCount { delta: d as i32, non_tied: n, g1_wins: w })
+    let (mut games_n, mut ties, mut g1_wins) = (0u64, 0u64, 0u64);
+    let mut folk = [[0u64; 2]; 2];
+    let mut deltas: std::collections::BTreeMap<i32, (u64, u64)> = Default::default();
+    let (mut dx, mut dy) = (Vec::new(), Vec::new());
+    for i in 0..n.len() {
+        let (b1, b2, p1, n) = (b1[i] as i32, b2[i] as i32, p1[i] as i32, n[i]);
+        if p1 > 120 {
+            return Err(CountError::Shape { path: games.to_path_buf(), message: format!("points_g1 = {p1} exceeds 120") });
+        }
+        let delta = b1 - b2;
+        games_n += n;
+        dx.extend(std::iter::repeat_n(delta as f64, n as usize));
+        dy.extend(std::iter::repeat_n((2 * p1 - 120) as f64, n as usize));
+        if p1 == 60 {
+            ties += n;
+            continue;
+        }
+        let g1_won = p1 > 60;
+        if g1_won {
+            g1_wins += n;
+        }
+        let e = deltas.entry(delta).or_default();
+        e.0 += n;
+        if g1_won {
+            e.1 += n;
+        }
+        if delta != 0 {
+            let row = if delta > 0 { 0 } else { 1 };
+            let colm = if g1_won { 0 } else { 1 };
+            folk[row][colm] += n;
+        }
+    }
+    let deltas = deltas
+        .into_iter()
+        .map(|(delta, (non_tied, g1_wins))| DeltaCount { delta, non_tied, g1_wins })
         .collect();
-
-    let f64_col = |name: &str| -> Result<Vec<f64>, CountError> {
-        let c = base.column(name).map_err(pl(games))?.cast(&DataType::Float64).map_err(pl(games))?;
-        Ok(c.f64().map_err(pl(games))?.iter().map(|v| v.unwrap_or(0.0)).collect())
-    };
-    let (pearson, spearman) = correlate(&f64_col("delta")?, &f64_col("diff")?);
-
+    let (pearson, spearman) = correlate(&dx, &dy);
     let trump_use = count_trump_use(tricks)?;
     Ok(ShardCounts {
         g1_policy,
@@ -228,55 +182,61 @@ pub fn count_shard(
     })
 }
 
-/// Points of a card id expression (Table 1 by rank index `id % 10`).
-fn card_points(card: Expr) -> Expr {
-    let r = card.cast(DataType::Int32) % lit(10);
-    when(r.clone().eq(lit(0)))
-        .then(lit(11))
-        .when(r.clone().eq(lit(2)))
-        .then(lit(10))
-        .when(r.clone().eq(lit(9)))
-        .then(lit(4))
-        .when(r.clone().eq(lit(8)))
-        .then(lit(3))
-        .when(r.eq(lit(7)))
-        .then(lit(2))
-        .otherwise(lit(0))
-}
-
-fn is_trump(card: &str) -> Expr {
-    let rel = col(card).cast(DataType::Int32) - col("trump_suit").cast(DataType::Int32) * lit(10);
-    rel.clone().gt_eq(lit(0)).and(rel.lt(lit(10)))
+fn policy_names(games: &Path) -> Result<(String, String), CountError> {
+    let df = scan(games)?
+        .select([col("g1_policy").first(), col("g2_policy").first()])
+        .collect()
+        .map_err(pl(games))?;
+    let get = |name: &str| -> Result<String, CountError> {
+        let c = df.column(name).map_err(pl(games))?;
+        let s = c.str().map_err(pl(games))?;
+        Ok(s.get(0).unwrap_or_default().to_string())
+    };
+    Ok((get("g1_policy")?, get("g2_policy")?))
 }
 
 fn count_trump_use(tricks: &Path) -> Result<[TrumpUse; 2], CountError> {
-    let t = scan(tricks)?;
-    let mut aggs = Vec::new();
-    for (seat, own, other) in [(1u8, "card_g1", "card_g2"), (2u8, "card_g2", "card_g1")] {
-        let played = is_trump(own);
-        let won = played.clone().and(col("trick_winner").eq(lit(seat)));
-        let s = seat.to_string();
-        aggs.push(played.clone().cast(DataType::UInt64).sum().alias(format!("n{s}")));
-        aggs.push(won.clone().cast(DataType::UInt64).sum().alias(format!("w{s}")));
-        aggs.push(
-            when(won)
-                .then(col("trick_points").cast(DataType::UInt64))
-                .otherwise(lit(0u64))
-                .sum()
-                .alias(format!("p{s}")),
-        );
-        aggs.push(
-            played
-                .and(card_points(col(other)).eq(lit(0)))
-                .cast(DataType::UInt64)
-                .sum()
-                .alias(format!("z{s}")),
-        );
+    // One integer key per (trump suit, G1's card, G2's card, trick winner): a single-column
+    // group-by is several times faster than grouping on the four columns.
+    let u32c = |name: &str| col(name).cast(DataType::UInt32);
+    let key = ((u32c("trump_suit") * lit(64u32) + u32c("card_g1")) * lit(64u32) + u32c("card_g2"))
+        * lit(4u32)
+        + u32c("trick_winner");
+    let df = scan(tricks)?
+        .select([key.alias("key")])
+        .group_by([col("key")])
+        .agg([len().alias("n")])
+        .collect()
+        .map_err(pl(tricks))?;
+    let keys = u64_column(&df, "key", tricks)?;
+    let n = u64_column(&df, "n", tricks)?;
+    let w: Vec<u64> = keys.iter().map(|k| k % 4).collect();
+    let c2: Vec<u64> = keys.iter().map(|k| (k / 4) % 64).collect();
+    let c1: Vec<u64> = keys.iter().map(|k| (k / 256) % 64).collect();
+    let trump: Vec<u64> = keys.iter().map(|k| k / 16384).collect();
+    let mut out = [TrumpUse::default(); 2];
+    for i in 0..n.len() {
+        let card = |id: u64| {
+            Card::from_id(id as u8).ok_or_else(|| CountError::Shape {
+                path: tricks.to_path_buf(),
+                message: format!("card id {id} is not in 0..40"),
+            })
+        };
+        let cards = [card(c1[i])?, card(c2[i])?];
+        for seat in 0..2 {
+            if cards[seat].suit() as u64 != trump[i] {
+                continue;
+            }
+            let u = &mut out[seat];
+            u.n_played += n[i];
+            if w[i] == seat as u64 + 1 {
+                u.wins += n[i];
+                u.points_won += n[i] * (cards[0].points() + cards[1].points()) as u64;
+            }
+            if cards[1 - seat].points() == 0 {
+                u.wasted += n[i];
+            }
+        }
     }
-    let df = t.select(aggs).collect().map_err(pl(tricks))?;
-    let get = |n: &str| u64_at(&df, n, 0, tricks);
-    Ok([
-        TrumpUse { n_played: get("n1")?, wins: get("w1")?, points_won: get("p1")?, wasted: get("z1")? },
-        TrumpUse { n_played: get("n2")?, wins: get("w2")?, points_won: get("p2")?, wasted: get("z2")? },
-    ])
+    Ok(out)
 }
