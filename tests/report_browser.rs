@@ -17,14 +17,14 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 
 fn render_fixture(dir: &Path) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let published = Published::load(&root.join("reference/published.toml")).unwrap();
+    let published = Published::load(&root.join("templates/published.toml")).unwrap();
     let results = fixture::results(&["greedy", "hoarder", "counter"]);
     let figs_dir = dir.join("figures-src");
     let figs = write_figures(&results, &published.paper_breakeven(), &figs_dir).unwrap();
     let prov = Provenance::new(
         "pipeline.toml",
         "[study]\n",
-        "reference/published.toml",
+        "templates/published.toml",
         &published,
         &results,
         &BTreeMap::new(),

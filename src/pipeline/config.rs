@@ -544,7 +544,7 @@ impl Config {
         if self.study.published.trim().is_empty() {
             return Err(bad(
                 "study.published",
-                "the path is empty; give the paper's figures file relative to this config, e.g. \"reference/published.toml\"".into(),
+                "the path is empty; give the paper's figures file relative to this config, e.g. \"templates/published.toml\"".into(),
             ));
         }
         Ok(())
@@ -682,7 +682,7 @@ fn check_seed(ds: DealSourceKind, seed: i64) -> Result<(), String> {
 const FIELD_HINTS: &[(&str, &str)] = &[
     (
         "study",
-        "a [study] section with title = \"...\" and published = \"reference/published.toml\"",
+        "a [study] section with title = \"...\" and published = \"templates/published.toml\"",
     ),
     ("study.title", "a string"),
     (

@@ -49,7 +49,7 @@ pub fn plan(cfg: &Config) -> Result<Vec<Job>, PlanError> {
     Ok(jobs)
 }
 
-/// Every file of `templates/` beside the config, by name (sorted).
+/// Every template (`*.j2`) of `templates/` beside the config, by name (sorted).
 fn read_templates(cfg: &Config) -> Result<BTreeMap<String, String>, PlanError> {
     let dir = cfg.base_dir.join("templates");
     let err = |path: &std::path::Path, e: std::io::Error| PlanError::Read {
@@ -60,7 +60,7 @@ fn read_templates(cfg: &Config) -> Result<BTreeMap<String, String>, PlanError> {
     for entry in std::fs::read_dir(&dir).map_err(|e| err(&dir, e))? {
         let entry = entry.map_err(|e| err(&dir, e))?;
         let path = entry.path();
-        if path.is_file() {
+        if path.is_file() && path.extension().is_some_and(|e| e == "j2") {
             let name = entry.file_name().to_string_lossy().to_string();
             out.insert(name, std::fs::read_to_string(&path).map_err(|e| err(&path, e))?);
         }

@@ -533,7 +533,7 @@ mod tests {
 
     #[test]
     fn fixture_gives_every_finding() {
-        let text = include_str!("../../reference/published.toml");
+        let text = include_str!("../../templates/published.toml");
         let published = Published::parse(text, "published.toml").unwrap();
         let r = fixture::results(&["greedy", "hoarder", "counter"]);
         let cards: Vec<_> = r

@@ -1,4 +1,4 @@
-//! The paper's published figures (`reference/published.toml`), read as data with the text of
+//! The paper's published figures (`templates/published.toml`), read as data with the text of
 //! every number as printed, so the scorecard can infer how many digits the paper gave.
 //!
 //! Invariant: entries are in file order and each keeps its exact source text (`0.490` stays
@@ -316,7 +316,7 @@ mod tests {
 
     #[test]
     fn parses_the_reference_file_in_order_with_source_text() {
-        let text = include_str!("../../reference/published.toml");
+        let text = include_str!("../../templates/published.toml");
         let p = Published::parse(text, "published.toml").unwrap();
         let first = &p.entries[0];
         assert_eq!(first.key, "design.games_total");

@@ -1191,7 +1191,7 @@ mod tests {
 
     #[test]
     fn every_published_leaf_has_a_row_and_the_fixture_replay_agrees() {
-        let text = include_str!("../../reference/published.toml");
+        let text = include_str!("../../templates/published.toml");
         let published = Published::parse(text, "published.toml").unwrap();
         let results = fixture::results(&["greedy", "hoarder", "counter"]);
         let card = score(

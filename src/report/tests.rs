@@ -23,8 +23,8 @@ fn templates() -> PathBuf {
 
 fn published() -> Published {
     Published::parse(
-        include_str!("../../reference/published.toml"),
-        "reference/published.toml",
+        include_str!("../../templates/published.toml"),
+        "templates/published.toml",
     )
     .unwrap()
 }
@@ -43,7 +43,7 @@ fn context(results: &Results) -> ReportContext {
     let mut prov = Provenance::new(
         "pipeline.toml",
         "[study]\ntitle = \"fixture\"\n",
-        "reference/published.toml",
+        "templates/published.toml",
         &published,
         results,
         &ancestors,

@@ -11,7 +11,7 @@ use std::process::{Command, Output, Stdio};
 /// matchup is its own shard (9 simulate + 9 aggregate + test + regress + plot + render jobs).
 pub const BASE_CONFIG: &str = r#"[study]
 title = "integration test study"
-published = "reference/published.toml"
+published = "templates/published.toml"
 
 [simulate]
 deal_source = "chacha"
@@ -86,15 +86,13 @@ pub fn write_config(dir: &Path, text: &str) -> PathBuf {
     p
 }
 
-/// A fresh temp dir holding `text` as pipeline.toml, with the project's `templates/` and
-/// `reference/` beside it (the render stage reads both).
+/// A fresh temp dir holding `text` as pipeline.toml, with the project's `templates/` beside it
+/// (the report templates and the paper's published figures).
 pub fn study(text: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     write_config(dir.path(), text);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for sub in ["templates", "reference"] {
-        copy_dir(&root.join(sub), &dir.path().join(sub));
-    }
+    copy_dir(&root.join("templates"), &dir.path().join("templates"));
     dir
 }
 

@@ -65,5 +65,5 @@ fn main() {
     println!("cargo:rustc-env=BRISCOLA_RUSTC_VERSION={}", v.trim());
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=Cargo.lock");
-    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/build.rs");
 }
