@@ -11,12 +11,57 @@ use sha2::{Digest, Sha256};
 
 /// The sources each stage's output depends on (directories are walked recursively).
 const STAGES: &[(&str, &[&str])] = &[
-    ("SIMULATE", &["src/game", "src/policy", "src/tournament", "src/pipeline/stages/simulate.rs"]),
-    ("AGGREGATE", &["src/analysis/shard_counts.rs", "src/stats/correlation.rs", "src/pipeline/stages/aggregate.rs"]),
-    ("TEST", &["src/analysis", "src/stats", "src/report/results.rs", "src/pipeline/stages/test.rs"]),
-    ("REGRESS", &["src/analysis", "src/stats", "src/report/results.rs", "src/pipeline/stages/regress.rs"]),
-    ("PLOT", &["src/plot", "src/report/results.rs", "src/pipeline/stages/plot.rs"]),
-    ("RENDER", &["src/report", "src/stats/p_value.rs", "src/pipeline/stages/render.rs"]),
+    (
+        "SIMULATE",
+        &[
+            "src/game",
+            "src/policy",
+            "src/tournament",
+            "src/pipeline/stages/simulate.rs",
+        ],
+    ),
+    (
+        "AGGREGATE",
+        &[
+            "src/analysis/shard_counts.rs",
+            "src/stats/correlation.rs",
+            "src/pipeline/stages/aggregate.rs",
+        ],
+    ),
+    (
+        "TEST",
+        &[
+            "src/analysis",
+            "src/stats",
+            "src/report/results.rs",
+            "src/pipeline/stages/test.rs",
+        ],
+    ),
+    (
+        "REGRESS",
+        &[
+            "src/analysis",
+            "src/stats",
+            "src/report/results.rs",
+            "src/pipeline/stages/regress.rs",
+        ],
+    ),
+    (
+        "PLOT",
+        &[
+            "src/plot",
+            "src/report/results.rs",
+            "src/pipeline/stages/plot.rs",
+        ],
+    ),
+    (
+        "RENDER",
+        &[
+            "src/report",
+            "src/stats/p_value.rs",
+            "src/pipeline/stages/render.rs",
+        ],
+    ),
 ];
 
 fn walk(p: &Path, out: &mut Vec<PathBuf>) {

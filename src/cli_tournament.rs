@@ -52,10 +52,15 @@ pub enum TieBreakArg {
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// Policies, in matchup order (comma-separated or repeated).
-    #[arg(long = "policies", value_enum, value_delimiter = ',', default_value = "greedy,hoarder,counter")]
+    #[arg(
+        long = "policies",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "greedy,hoarder,counter"
+    )]
     pub policies: Vec<PolicyArg>,
     /// Games requested in all; each ordered matchup plays floor(games / k^2).
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, allow_negative_numbers = true)]
     pub games: u64,
     /// Seed (dotnet-replay: -2147483648..=2147483647; chacha: 0..=2^63-1).
     #[arg(long, default_value_t = 42, allow_negative_numbers = true)]
@@ -67,7 +72,8 @@ pub struct SimulateArgs {
     #[arg(long, value_enum, default_value = "as-released")]
     pub tie_break: TieBreakArg,
     /// Overtrump threshold of hoarder and counter, in points (0..=22).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u8).range(0..=22))]
     pub threshold: u8,
     /// Output directory (created; one sub-directory per matchup and a tournament.json).
     #[arg(long, value_name = "DIR")]
@@ -130,7 +136,9 @@ pub fn simulate(a: SimulateArgs) -> Exit {
     let mut policies = Vec::new();
     for p in &a.policies {
         if seen.contains(p) {
-            return bad(format!("--policies lists {p:?} twice; list each policy once").to_lowercase());
+            return bad(
+                format!("--policies lists {p:?} twice; list each policy once").to_lowercase(),
+            );
         }
         seen.push(*p);
         let kind = match p {
@@ -145,7 +153,10 @@ pub fn simulate(a: SimulateArgs) -> Exit {
         policies.push(spec);
     }
     if a.threshold > 22 {
-        return bad(format!("--threshold {} is more than any led card is worth; use 0 to 22", a.threshold));
+        return bad(format!(
+            "--threshold {} is more than any led card is worth; use 0 to 22",
+            a.threshold
+        ));
     }
     let k = policies.len() as u64;
     if a.games < k * k {
@@ -156,7 +167,10 @@ pub fn simulate(a: SimulateArgs) -> Exit {
         ));
     }
     if a.games > MAX_GAMES {
-        return bad(format!("--games {} is more than the limit of {MAX_GAMES}", a.games));
+        return bad(format!(
+            "--games {} is more than the limit of {MAX_GAMES}",
+            a.games
+        ));
     }
     let deal_source = match a.deal_source {
         DealSourceArg::DotnetReplay => DealSourceKind::DotnetReplay,
@@ -170,16 +184,25 @@ pub fn simulate(a: SimulateArgs) -> Exit {
             ));
         }
         DealSourceKind::Chacha if a.seed < 0 => {
-            return bad(format!("--seed {} is negative; chacha seeds lie in 0..=9223372036854775807", a.seed));
+            return bad(format!(
+                "--seed {} is negative; chacha seeds lie in 0..=9223372036854775807",
+                a.seed
+            ));
         }
         _ => {}
     }
     if let Err(e) = std::fs::create_dir_all(&a.out) {
-        return bad(format!("--out {}: cannot create the directory: {e}", a.out.display()));
+        return bad(format!(
+            "--out {}: cannot create the directory: {e}",
+            a.out.display()
+        ));
     }
     let probe = a.out.join(".briscola-write-probe");
     if let Err(e) = std::fs::write(&probe, b"") {
-        return bad(format!("--out {}: the directory is not writable: {e}", a.out.display()));
+        return bad(format!(
+            "--out {}: the directory is not writable: {e}",
+            a.out.display()
+        ));
     }
     let _ = std::fs::remove_file(&probe);
 
@@ -195,7 +218,9 @@ pub fn simulate(a: SimulateArgs) -> Exit {
     } else {
         ProgressBar::hidden()
     };
-    let result = run_tournament(&policies, deal_source, a.seed, per, &a.out, &|done| bar.set_position(done));
+    let result = run_tournament(&policies, deal_source, a.seed, per, &a.out, &|done| {
+        bar.set_position(done)
+    });
     bar.finish_and_clear();
     match result {
         Ok(m) => {
@@ -233,7 +258,11 @@ fn shards_from_study(config: &Path, name: &str) -> Result<Vec<ExportShard>, Exit
     let studies = cfg.studies();
     let Some(study) = studies.iter().find(|s| s.name == name) else {
         let names: Vec<&str> = studies.iter().map(|s| s.name.as_str()).collect();
-        return Err(bad(format!("--study {name}: no such study in {}; studies: {}", config.display(), names.join(", "))));
+        return Err(bad(format!(
+            "--study {name}: no such study in {}; studies: {}",
+            config.display(),
+            names.join(", ")
+        )));
     };
     let outputs = config.parent().unwrap_or(Path::new(".")).join("outputs");
     let per = study.games_per_matchup();

@@ -162,7 +162,9 @@ fn adding_a_policy_runs_exactly_the_new_shards() {
     assert_exit(&out, 0);
     let out = stdout(&out);
     assert!(
-        with_outcome(&out, "ran").iter().all(|id| !id.starts_with("simulate/")),
+        with_outcome(&out, "ran")
+            .iter()
+            .all(|id| !id.starts_with("simulate/")),
         "{out}"
     );
     // Four policies, still 100 games per matchup.

@@ -35,7 +35,11 @@ fn replay(tie: TieBreak) -> Totals {
             t.non_tied += 1;
             if o.briscole[0] != o.briscole[1] {
                 t.folk_games += 1;
-                let major = if o.briscole[0] > o.briscole[1] { Seat::G1 } else { Seat::G2 };
+                let major = if o.briscole[0] > o.briscole[1] {
+                    Seat::G1
+                } else {
+                    Seat::G2
+                };
                 if w == major {
                     t.folk_majority_wins += 1;
                 }
@@ -52,7 +56,11 @@ fn as_released_reproduces_every_published_integer() {
     assert_eq!(t.non_tied, 975_263, "Table 4's N");
     assert_eq!(t.folk_games, 693_633, "H0(1) games");
     assert_eq!(t.folk_majority_wins, 436_627, "H0(1) majority-holder wins");
-    assert_eq!(t.trumps_played, [3_289_145, 3_349_881, 3_360_964], "Table 5 n_played");
+    assert_eq!(
+        t.trumps_played,
+        [3_289_145, 3_349_881, 3_360_964],
+        "Table 5 n_played"
+    );
 }
 
 #[test]

@@ -85,14 +85,17 @@ pub struct ShardCounts {
 }
 
 fn pl(path: &Path) -> impl Fn(PolarsError) -> CountError + '_ {
-    move |source| CountError::Polars { path: path.to_path_buf(), source }
+    move |source| CountError::Polars {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 fn scan(path: &Path) -> Result<LazyFrame, CountError> {
     let p = path.to_string_lossy().to_string();
-    LazyFrame::scan_parquet(PlRefPath::new(p.as_str()), ScanArgsParquet::default()).map_err(pl(path))
+    LazyFrame::scan_parquet(PlRefPath::new(p.as_str()), ScanArgsParquet::default())
+        .map_err(pl(path))
 }
-
 
 fn u64_column(df: &DataFrame, name: &str, path: &Path) -> Result<Vec<u64>, CountError> {
     let c = df
@@ -104,6 +107,9 @@ fn u64_column(df: &DataFrame, name: &str, path: &Path) -> Result<Vec<u64>, Count
     Ok(ca.iter().map(|v| v.unwrap_or(0)).collect())
 }
 
+/// Computes (Pearson, Spearman) of two equally long columns.
+pub type Correlate<'a> = &'a dyn Fn(&[f64], &[f64]) -> (f64, f64);
+
 /// Count a shard from its `games.parquet` and `tricks.parquet`; `correlate` computes
 /// (pearson, spearman) of two equally long columns.
 ///
@@ -113,13 +119,16 @@ fn u64_column(df: &DataFrame, name: &str, path: &Path) -> Result<Vec<u64>, Count
 pub fn count_shard(
     games: &Path,
     tricks: &Path,
-    correlate: &dyn Fn(&[f64], &[f64]) -> (f64, f64),
+    correlate: Correlate<'_>,
 ) -> Result<ShardCounts, CountError> {
     let (g1_policy, g2_policy) = policy_names(games)?;
     let by_game = scan(games)?
         .group_by([col("briscole_g1"), col("briscole_g2"), col("points_g1")])
         .agg([len().alias("n")])
-        .sort(["briscole_g1", "briscole_g2", "points_g1"], SortMultipleOptions::default())
+        .sort(
+            ["briscole_g1", "briscole_g2", "points_g1"],
+            SortMultipleOptions::default(),
+        )
         .collect()
         .map_err(pl(games))?;
     let b1 = u64_column(&by_game, "briscole_g1", games)?;
@@ -127,7 +136,10 @@ pub fn count_shard(
     let p1 = u64_column(&by_game, "points_g1", games)?;
     let n = u64_column(&by_game, "n", games)?;
     if n.iter().sum::<u64>() == 0 {
-        return Err(CountError::Shape { path: games.to_path_buf(), message: "the game table is empty".into() });
+        return Err(CountError::Shape {
+            path: games.to_path_buf(),
+            message: "the game table is empty".into(),
+        });
     }
     let (mut games_n, mut ties, mut g1_wins) = (0u64, 0u64, 0u64);
     let mut folk = [[0u64; 2]; 2];
@@ -136,7 +148,10 @@ pub fn count_shard(
     for i in 0..n.len() {
         let (b1, b2, p1, n) = (b1[i] as i32, b2[i] as i32, p1[i] as i32, n[i]);
         if p1 > 120 {
-            return Err(CountError::Shape { path: games.to_path_buf(), message: format!("points_g1 = {p1} exceeds 120") });
+            return Err(CountError::Shape {
+                path: games.to_path_buf(),
+                message: format!("points_g1 = {p1} exceeds 120"),
+            });
         }
         let delta = b1 - b2;
         games_n += n;
@@ -163,7 +178,11 @@ pub fn count_shard(
     }
     let deltas = deltas
         .into_iter()
-        .map(|(delta, (non_tied, g1_wins))| DeltaCount { delta, non_tied, g1_wins })
+        .map(|(delta, (non_tied, g1_wins))| DeltaCount {
+            delta,
+            non_tied,
+            g1_wins,
+        })
         .collect();
     let (pearson, spearman) = correlate(&dx, &dy);
     let trump_use = count_trump_use(tricks)?;

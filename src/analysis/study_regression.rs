@@ -18,7 +18,9 @@ pub enum RegressionError {
     #[error("Table 4 regression: {0}")]
     Fit(#[from] stats::StatsError),
     /// The row-level (linfa + Newton) and grouped (Newton) fits disagree.
-    #[error("Table 4 regression: the row-level fit (b = {0}, se = {2}) and the grouped fit (b = {1}, se = {3}) disagree; the solver did not converge")]
+    #[error(
+        "Table 4 regression: the row-level fit (b = {0}, se = {2}) and the grouped fit (b = {1}, se = {3}) disagree; the solver did not converge"
+    )]
     CrossCheck(f64, f64, f64, f64),
     /// The reference policy is not in the study.
     #[error("reference policy `{0}` is not among the study's policies ({1})")]
@@ -37,13 +39,27 @@ pub struct RegressSettings {
 }
 
 /// Fit Table 4.
-pub fn study_regression(shards: &[ShardCounts], s: &RegressSettings) -> Result<Table4, RegressionError> {
+pub fn study_regression(
+    shards: &[ShardCounts],
+    s: &RegressSettings,
+) -> Result<Table4, RegressionError> {
     if !s.policies.contains(&s.reference_policy) {
-        return Err(RegressionError::Reference(s.reference_policy.clone(), s.policies.join(", ")));
+        return Err(RegressionError::Reference(
+            s.reference_policy.clone(),
+            s.policies.join(", "),
+        ));
     }
-    let others: Vec<&String> = s.policies.iter().filter(|p| **p != s.reference_policy).collect();
+    let others: Vec<&String> = s
+        .policies
+        .iter()
+        .filter(|p| **p != s.reference_policy)
+        .collect();
     let p = 2 * others.len() + 1;
-    let n: u64 = shards.iter().flat_map(|c| c.deltas.iter()).map(|d| d.non_tied).sum();
+    let n: u64 = shards
+        .iter()
+        .flat_map(|c| c.deltas.iter())
+        .map(|d| d.non_tied)
+        .sum();
     let mut x = Array2::<f64>::zeros((n as usize, p));
     let mut y = Vec::with_capacity(n as usize);
     let mut row = 0usize;
@@ -64,7 +80,10 @@ pub fn study_regression(shards: &[ShardCounts], s: &RegressSettings) -> Result<T
             }
         }
     }
-    let options = stats::LogisticOptions { confidence: s.confidence, ..Default::default() };
+    let options = stats::LogisticOptions {
+        confidence: s.confidence,
+        ..Default::default()
+    };
     let fit = stats::fit_logistic(&x, &y, &options)?;
     // Cross-check: the same model on the grouped counts (one row per matchup and Delta) must
     // reach the same optimum; a disagreement means a solver problem, never a result to report.
@@ -73,7 +92,12 @@ pub fn study_regression(shards: &[ShardCounts], s: &RegressSettings) -> Result<T
     for (a, b) in fit.coefficients.iter().zip(&grouped.coefficients) {
         let tol = 1e-7 * (1.0 + a.estimate.abs());
         if (a.estimate - b.estimate).abs() > tol || (a.std_error - b.std_error).abs() > tol {
-            return Err(RegressionError::CrossCheck(a.estimate, b.estimate, a.std_error, b.std_error));
+            return Err(RegressionError::CrossCheck(
+                a.estimate,
+                b.estimate,
+                a.std_error,
+                b.std_error,
+            ));
         }
     }
     let mut names = vec![("intercept".to_string(), "Intercept".to_string())];

@@ -67,15 +67,28 @@ pub struct StudyTests {
     pub breakeven: Vec<BreakEven>,
 }
 
-fn wilson(what: &str, s: u64, n: u64, conf: f64) -> Result<crate::report::results::Interval, StudyTestError> {
-    stats::wilson(s, n, conf).map_err(|source| StudyTestError::Stats { what: what.to_string(), source })
+fn wilson(
+    what: &str,
+    s: u64,
+    n: u64,
+    conf: f64,
+) -> Result<crate::report::results::Interval, StudyTestError> {
+    stats::wilson(s, n, conf).map_err(|source| StudyTestError::Stats {
+        what: what.to_string(),
+        source,
+    })
 }
 
 /// Run every test of the study.
 pub fn study_tests(shards: &[ShardCounts], s: &TestSettings) -> Result<StudyTests, StudyTestError> {
     let mut table3 = Vec::new();
     for (i, c) in shards.iter().enumerate() {
-        let ci = wilson(&format!("Table 3 {} vs {}", c.g1_policy, c.g2_policy), c.g1_wins, c.non_tied, s.confidence)?;
+        let ci = wilson(
+            &format!("Table 3 {} vs {}", c.g1_policy, c.g2_policy),
+            c.g1_wins,
+            c.non_tied,
+            s.confidence,
+        )?;
         table3.push(MatchupRate {
             match_id: i as u32 + 1,
             g1_policy: c.g1_policy.clone(),
@@ -94,9 +107,9 @@ pub fn study_tests(shards: &[ShardCounts], s: &TestSettings) -> Result<StudyTest
     let mut table = [[0u64; 2]; 2];
     let mut per_matchup = Vec::new();
     for c in shards {
-        for r in 0..2 {
-            for k in 0..2 {
-                table[r][k] += c.folk[r][k];
+        for (row, crow) in table.iter_mut().zip(&c.folk) {
+            for (cell, v) in row.iter_mut().zip(crow) {
+                *cell += v;
             }
         }
         let games: u64 = c.folk.iter().flatten().sum();
@@ -115,8 +128,10 @@ pub fn study_tests(shards: &[ShardCounts], s: &TestSettings) -> Result<StudyTest
     let folk_games: u64 = table.iter().flatten().sum();
     let majority_wins = table[0][0] + table[1][1];
     let ci = wilson("folk theorem", majority_wins, folk_games, s.confidence)?;
-    let chi = stats::chi_square_yates(table)
-        .map_err(|source| StudyTestError::Stats { what: "folk theorem chi-square".into(), source })?;
+    let chi = stats::chi_square_yates(table).map_err(|source| StudyTestError::Stats {
+        what: "folk theorem chi-square".into(),
+        source,
+    })?;
     let folk_theorem = FolkTheorem {
         games: folk_games,
         majority_wins,
@@ -139,14 +154,19 @@ pub fn study_tests(shards: &[ShardCounts], s: &TestSettings) -> Result<StudyTest
     let alpha_per_test = s.family_alpha / tests.max(1) as f64;
     let st = |what: &str| {
         let what = what.to_string();
-        move |source| StudyTestError::Stats { what: what.clone(), source }
+        move |source| StudyTestError::Stats {
+            what: what.clone(),
+            source,
+        }
     };
     let z_critical = stats::z_critical(alpha_per_test).map_err(st("critical value"))?;
     let mut cells = Vec::new();
     for c in shards.iter().filter(|c| !std::ptr::eq(*c, base)) {
-        let p = stats::binom_test(c.g1_wins, c.non_tied, p0).map_err(|source| StudyTestError::Stats {
-            what: format!("binomial test {} vs {}", c.g1_policy, c.g2_policy),
-            source,
+        let p = stats::binom_test(c.g1_wins, c.non_tied, p0).map_err(|source| {
+            StudyTestError::Stats {
+                what: format!("binomial test {} vs {}", c.g1_policy, c.g2_policy),
+                source,
+            }
         })?;
         let pb = stats::bonferroni(p, tests.max(1));
         cells.push(PairwiseCell {
@@ -187,7 +207,8 @@ pub fn study_tests(shards: &[ShardCounts], s: &TestSettings) -> Result<StudyTest
             delta: s.power_delta,
             effect: h,
             alpha: alpha_per_test,
-            power: stats::power_cohens_h(h, min_cell, alpha_per_test).map_err(st("power (Cohen's h)"))?,
+            power: stats::power_cohens_h(h, min_cell, alpha_per_test)
+                .map_err(st("power (Cohen's h)"))?,
         },
     };
 
@@ -243,7 +264,11 @@ pub fn study_tests(shards: &[ShardCounts], s: &TestSettings) -> Result<StudyTest
             g2_policy: c.g2_policy.clone(),
             delta: crossing(&bins),
         });
-        figure2.push(Figure2Panel { g1_policy: c.g1_policy.clone(), g2_policy: c.g2_policy.clone(), bins });
+        figure2.push(Figure2Panel {
+            g1_policy: c.g1_policy.clone(),
+            g2_policy: c.g2_policy.clone(),
+            bins,
+        });
     }
     let correlations = shards
         .iter()
@@ -256,12 +281,25 @@ pub fn study_tests(shards: &[ShardCounts], s: &TestSettings) -> Result<StudyTest
         })
         .collect();
 
-    Ok(StudyTests { table3, folk_theorem, pairwise, power, table5, figure2, correlations, breakeven })
+    Ok(StudyTests {
+        table3,
+        folk_theorem,
+        pairwise,
+        power,
+        table5,
+        figure2,
+        correlations,
+        breakeven,
+    })
 }
 
 /// Mark Figure 2's bins with fewer than `min` games as not kept, and recompute the break-even
 /// points from the kept bins.
-pub fn apply_min_games_per_bin(figure2: &mut [Figure2Panel], breakeven: &mut [BreakEven], min: u64) {
+pub fn apply_min_games_per_bin(
+    figure2: &mut [Figure2Panel],
+    breakeven: &mut [BreakEven],
+    min: u64,
+) {
     for (panel, be) in figure2.iter_mut().zip(breakeven.iter_mut()) {
         for b in &mut panel.bins {
             b.kept = b.n >= min;
@@ -283,7 +321,9 @@ fn crossing(bins: &[Figure2Bin]) -> Option<f64> {
             return Some(a.delta as f64 + t * (b.delta - a.delta) as f64);
         }
     }
-    kept.last().filter(|b| b.rate == 0.5).map(|b| b.delta as f64)
+    kept.last()
+        .filter(|b| b.rate == 0.5)
+        .map(|b| b.delta as f64)
 }
 
 #[cfg(test)]
@@ -291,12 +331,25 @@ mod tests {
     use super::*;
 
     fn bin(delta: i32, rate: f64, kept: bool) -> Figure2Bin {
-        Figure2Bin { delta, n: 100, wins: 0, rate, lo: 0.0, hi: 1.0, kept }
+        Figure2Bin {
+            delta,
+            n: 100,
+            wins: 0,
+            rate,
+            lo: 0.0,
+            hi: 1.0,
+            kept,
+        }
     }
 
     #[test]
     fn crossing_interpolates_between_kept_bins() {
-        let bins = [bin(-4, 0.3, true), bin(-2, 0.45, true), bin(0, 0.55, true), bin(2, 0.7, true)];
+        let bins = [
+            bin(-4, 0.3, true),
+            bin(-2, 0.45, true),
+            bin(0, 0.55, true),
+            bin(2, 0.7, true),
+        ];
         assert!((crossing(&bins).unwrap() - (-1.0)).abs() < 1e-12);
         let none = [bin(0, 0.6, true), bin(2, 0.7, true)];
         assert_eq!(crossing(&none), None);

@@ -92,7 +92,11 @@ impl Card {
     /// The card of `suit` and `rank` (1..=10), or `None` for a rank out of range.
     #[inline]
     pub const fn new(suit: Suit, rank: u8) -> Option<Card> {
-        if rank >= 1 && rank <= 10 { Some(Card(suit as u8 * 10 + rank - 1)) } else { None }
+        if rank >= 1 && rank <= 10 {
+            Some(Card(suit as u8 * 10 + rank - 1))
+        } else {
+            None
+        }
     }
 
     /// The id in `0..40`.

@@ -128,8 +128,14 @@ where
     let face_up = deck.face_up();
     let trump = face_up.suit();
     let mut hands = [
-        Hand { cards: [cards[0], cards[1], cards[2]], len: 3 },
-        Hand { cards: [cards[3], cards[4], cards[5]], len: 3 },
+        Hand {
+            cards: [cards[0], cards[1], cards[2]],
+            len: 3,
+        },
+        Hand {
+            cards: [cards[3], cards[4], cards[5]],
+            len: 3,
+        },
     ];
     let is_trump = |c: Card| (c.suit() == trump) as u8;
     let mut briscole = [
@@ -165,24 +171,53 @@ where
         }
         let ctx = (trump, face_up, played, stock_left, trick);
         let choose = |seat: usize, v: &SeatView<'_>| -> usize {
-            let i = if seat == 0 { p1.choose(v) } else { p2.choose(v) };
-            assert!(i < v.hand.len(), "policy chose card {i} of a {}-card hand", v.hand.len());
+            let i = if seat == 0 {
+                p1.choose(v)
+            } else {
+                p2.choose(v)
+            };
+            assert!(
+                i < v.hand.len(),
+                "policy chose card {i} of a {}-card hand",
+                v.hand.len()
+            );
             i
         };
-        let li = choose(leader, &view(&hands[leader], None, ctx, (points[leader], points[follower])));
+        let li = choose(
+            leader,
+            &view(
+                &hands[leader],
+                None,
+                ctx,
+                (points[leader], points[follower]),
+            ),
+        );
         let lead = hands[leader].remove(li);
         let fi = choose(
             follower,
-            &view(&hands[follower], Some(lead), ctx, (points[follower], points[leader])),
+            &view(
+                &hands[follower],
+                Some(lead),
+                ctx,
+                (points[follower], points[leader]),
+            ),
         );
         let follow = hands[follower].remove(fi);
-        let winner = if leader_wins(lead, follow, trump) { leader } else { follower };
+        let winner = if leader_wins(lead, follow, trump) {
+            leader
+        } else {
+            follower
+        };
         let pts = lead.points() + follow.points();
         points[winner] += pts;
         trumps_played[leader] += is_trump(lead);
         trumps_played[follower] += is_trump(follow);
         played |= (1u64 << lead.id()) | (1u64 << follow.id());
-        let (c1, c2) = if leader == 0 { (lead, follow) } else { (follow, lead) };
+        let (c1, c2) = if leader == 0 {
+            (lead, follow)
+        } else {
+            (follow, lead)
+        };
         sink.trick(&TrickRecord {
             trick,
             card_g1: c1,
@@ -201,5 +236,11 @@ where
         }
         leader = winner;
     }
-    GameOutcome { points, briscole, trump, face_up, trumps_played }
+    GameOutcome {
+        points,
+        briscole,
+        trump,
+        face_up,
+        trumps_played,
+    }
 }

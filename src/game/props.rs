@@ -11,15 +11,21 @@ mod tests {
 
     /// Wraps a policy and records every decision's hand, to check it plays what it holds and
     /// that hands hold 3 cards while the stock lasts.
+    /// One decision: the hand, the chosen index, the stock size and the trick number.
+    type Decision = (Vec<Card>, usize, u8, u8);
+
     struct Watch<P> {
         inner: P,
-        log: std::sync::Mutex<Vec<(Vec<Card>, usize, u8, u8)>>,
+        log: std::sync::Mutex<Vec<Decision>>,
     }
 
     impl<P: Policy> Policy for Watch<P> {
         fn choose(&self, v: &SeatView<'_>) -> usize {
             let i = self.inner.choose(v);
-            self.log.lock().unwrap().push((v.hand.to_vec(), i, v.stock_left, v.trick));
+            self.log
+                .lock()
+                .unwrap()
+                .push((v.hand.to_vec(), i, v.stock_left, v.trick));
             i
         }
     }
@@ -32,7 +38,11 @@ mod tests {
 
     fn kind_strategy() -> impl Strategy<Value = PolicySpec> {
         (
-            prop_oneof![Just(PolicyKind::Greedy), Just(PolicyKind::Hoarder), Just(PolicyKind::Counter)],
+            prop_oneof![
+                Just(PolicyKind::Greedy),
+                Just(PolicyKind::Hoarder),
+                Just(PolicyKind::Counter)
+            ],
             prop_oneof![Just(TieBreak::AsReleased), Just(TieBreak::AsWritten)],
             0u8..=11,
         )
@@ -102,7 +112,10 @@ mod tests {
         // (the leader) / 2 and 1 (the follower, who holds one more before the leader plays).
         let deck = Deck::ordered();
         let p = PolicySpec::paper(PolicyKind::Greedy, TieBreak::AsReleased).build();
-        let w = Watch { inner: p, log: Default::default() };
+        let w = Watch {
+            inner: p,
+            log: Default::default(),
+        };
         play_game(&deck, &w, &w, &mut crate::game::NoTricks);
         let log = w.log.lock().unwrap();
         assert_eq!(log.len(), 40);

@@ -51,7 +51,11 @@ mod tests {
                         continue;
                     }
                     let ours = if leader_wins(a, b, trump) { 0 } else { 1 };
-                    assert_eq!(ours, winner_by_rules(a, b, trump), "{a} vs {b}, trump {trump}");
+                    assert_eq!(
+                        ours,
+                        winner_by_rules(a, b, trump),
+                        "{a} vs {b}, trump {trump}"
+                    );
                     // Exactly one of the two wins when the roles swap with the same trump rule.
                     checked += 1;
                 }
@@ -93,7 +97,15 @@ mod tests {
     #[test]
     fn led_trump_beats_any_non_trump_and_loses_to_a_higher_trump() {
         let two_cups = Card::new(Suit::Coppe, 2).unwrap();
-        assert!(leader_wins(two_cups, Card::new(Suit::Oro, 1).unwrap(), Suit::Coppe));
-        assert!(!leader_wins(two_cups, Card::new(Suit::Coppe, 4).unwrap(), Suit::Coppe));
+        assert!(leader_wins(
+            two_cups,
+            Card::new(Suit::Oro, 1).unwrap(),
+            Suit::Coppe
+        ));
+        assert!(!leader_wins(
+            two_cups,
+            Card::new(Suit::Coppe, 4).unwrap(),
+            Suit::Coppe
+        ));
     }
 }

@@ -636,11 +636,16 @@ fn check_count(g: GameCount, k: usize, section: &str) -> Result<(), (String, Str
         GameCount::PerMatchup(p) => {
             let cells = (k * k) as u64;
             if p == 0 {
-                Err((format!("{section}.games_per_matchup"), "0 games per matchup; use at least 1".into()))
+                Err((
+                    format!("{section}.games_per_matchup"),
+                    "0 games per matchup; use at least 1".into(),
+                ))
             } else if p.saturating_mul(cells) > MAX_GAMES {
                 Err((
                     format!("{section}.games_per_matchup"),
-                    format!("{p} games per matchup over {cells} matchups is more than the limit of {MAX_GAMES} games"),
+                    format!(
+                        "{p} games per matchup over {cells} matchups is more than the limit of {MAX_GAMES} games"
+                    ),
                 ))
             } else {
                 Ok(())

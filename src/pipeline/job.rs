@@ -88,7 +88,10 @@ pub struct AncestorInfo {
 impl JobInputs {
     /// The path of output `name` of dependency `job`, if present.
     pub fn get(&self, job: &str, name: &str) -> Option<&Path> {
-        self.files.get(job).and_then(|m| m.get(name)).map(PathBuf::as_path)
+        self.files
+            .get(job)
+            .and_then(|m| m.get(name))
+            .map(PathBuf::as_path)
     }
 }
 

@@ -41,11 +41,17 @@ pub fn plan(cfg: &Config) -> Result<Vec<Job>, PlanError> {
         path: published_path.clone(),
         message: format!("{e} (study.published names the paper's figures file)"),
     })?;
-    let published = Published::parse(&published_text, &cfg.study.published).map_err(|e| {
-        PlanError::Read { path: published_path.clone(), message: e.to_string() }
-    })?;
+    let published =
+        Published::parse(&published_text, &cfg.study.published).map_err(|e| PlanError::Read {
+            path: published_path.clone(),
+            message: e.to_string(),
+        })?;
     jobs.push(stages::plot::job(cfg, &published));
-    jobs.push(stages::render::job(cfg, read_templates(cfg)?, published_text));
+    jobs.push(stages::render::job(
+        cfg,
+        read_templates(cfg)?,
+        published_text,
+    ));
     Ok(jobs)
 }
 
@@ -62,7 +68,10 @@ fn read_templates(cfg: &Config) -> Result<BTreeMap<String, String>, PlanError> {
         let path = entry.path();
         if path.is_file() && path.extension().is_some_and(|e| e == "j2") {
             let name = entry.file_name().to_string_lossy().to_string();
-            out.insert(name, std::fs::read_to_string(&path).map_err(|e| err(&path, e))?);
+            out.insert(
+                name,
+                std::fs::read_to_string(&path).map_err(|e| err(&path, e))?,
+            );
         }
     }
     Ok(out)

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::game::{Card, Suit};
 
 /// How equal-point cards are ordered.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub enum TieBreak {
     /// What the released code does (and what produced the published tables): among equal points
     /// the strongest card first; where the code sorts "by points only", hand order.

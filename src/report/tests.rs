@@ -155,4 +155,3 @@ fn a_misspelt_variable_is_an_error() {
     .unwrap_err();
     assert!(err.to_string().contains("report.md.j2"), "{err}");
 }
-

@@ -18,7 +18,11 @@ pub struct DotNetRandom {
 impl DotNetRandom {
     /// Seed as `new System.Random(seed)` does.
     pub fn new(seed: i32) -> DotNetRandom {
-        let subtraction = if seed == i32::MIN { i32::MAX } else { seed.abs() };
+        let subtraction = if seed == i32::MIN {
+            i32::MAX
+        } else {
+            seed.abs()
+        };
         let mut sa = [0i32; 56];
         let mut mj = MSEED - subtraction;
         sa[55] = mj;
@@ -40,7 +44,11 @@ impl DotNetRandom {
                 }
             }
         }
-        DotNetRandom { seed_array: sa, inext: 0, inextp: 21 }
+        DotNetRandom {
+            seed_array: sa,
+            inext: 0,
+            inextp: 21,
+        }
     }
 
     #[inline]
@@ -94,13 +102,19 @@ mod tests {
     fn seed_42_next() {
         let mut r = DotNetRandom::new(42);
         let got: Vec<i32> = (0..5).map(|_| r.next_int()).collect();
-        assert_eq!(got, [1434747710, 302596119, 269548474, 1122627734, 361709742]);
+        assert_eq!(
+            got,
+            [1434747710, 302596119, 269548474, 1122627734, 361709742]
+        );
     }
 
     #[test]
     fn seed_42_next_max() {
         let mut r = DotNetRandom::new(42);
-        let got: Vec<u32> = [100, 200, 300, 400, 500].iter().map(|&m| r.next_below(m)).collect();
+        let got: Vec<u32> = [100, 200, 300, 400, 500]
+            .iter()
+            .map(|&m| r.next_below(m))
+            .collect();
         assert_eq!(got, [66, 28, 37, 209, 84]);
     }
 

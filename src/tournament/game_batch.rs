@@ -45,7 +45,11 @@ pub fn play_outcomes(decks: &[Deck], p1: &AnyPolicy, p2: &AnyPolicy) -> Vec<Game
 }
 
 /// [`play_batch`] for any policy types.
-pub fn play_batch_generic<P1: Policy, P2: Policy>(decks: &[Deck], p1: &P1, p2: &P2) -> Vec<PlayedGame> {
+pub fn play_batch_generic<P1: Policy, P2: Policy>(
+    decks: &[Deck],
+    p1: &P1,
+    p2: &P2,
+) -> Vec<PlayedGame> {
     decks
         .par_iter()
         .with_min_len(512)
@@ -65,7 +69,11 @@ pub fn play_batch_generic<P1: Policy, P2: Policy>(decks: &[Deck], p1: &P1, p2: &
 }
 
 /// [`play_outcomes`] for any policy types.
-pub fn play_outcomes_generic<P1: Policy, P2: Policy>(decks: &[Deck], p1: &P1, p2: &P2) -> Vec<GameOutcome> {
+pub fn play_outcomes_generic<P1: Policy, P2: Policy>(
+    decks: &[Deck],
+    p1: &P1,
+    p2: &P2,
+) -> Vec<GameOutcome> {
     decks
         .par_iter()
         .with_min_len(512)

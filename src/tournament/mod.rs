@@ -16,9 +16,19 @@ mod tournament_run;
 
 pub use deal_source::{DRAWS_PER_GAME, DealSourceKind, DealStream, chacha_deck};
 pub use dotnet_random::DotNetRandom;
-pub use export::{ExportError, ExportFormat, ExportShard, TRICK_CSV_HEADER, export_games, export_tricks, strategy_name};
-pub use game_batch::{PlayedGame, play_batch, play_batch_generic, play_outcomes, play_outcomes_generic};
+pub use export::{
+    ExportError, ExportFormat, ExportShard, TRICK_CSV_HEADER, export_games, export_tricks,
+    strategy_name,
+};
+pub use game_batch::{
+    PlayedGame, play_batch, play_batch_generic, play_outcomes, play_outcomes_generic,
+};
 pub use matchup::Matchup;
-pub use shard::{CHUNK_GAMES, GAMES_FILE, SHARD_FILE, ShardError, ShardSpec, ShardSummary, TRICKS_FILE};
+pub use shard::{
+    CHUNK_GAMES, GAMES_FILE, SHARD_FILE, ShardError, ShardSpec, ShardSummary, TRICKS_FILE,
+};
 pub use shard_tables::{GAME_COLUMNS, TRICK_COLUMNS, game_frame, trick_frame, winner_text};
-pub use tournament_run::{MANIFEST_FILE, Manifest, ManifestShard, TournamentError, read_manifest, run_tournament, shard_specs};
+pub use tournament_run::{
+    MANIFEST_FILE, Manifest, ManifestShard, TournamentError, read_manifest, run_tournament,
+    shard_specs,
+};

@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use super::deal_source::{DealSourceKind, DealStream};
 use super::game_batch::play_batch;
-use crate::policy::PolicySpec;
 use super::shard_tables::{game_frame, trick_frame};
+use crate::policy::PolicySpec;
 
 /// Games per chunk (one Parquet row group of the game table; 20x rows in the trick table).
 pub const CHUNK_GAMES: usize = 1 << 16;
@@ -139,12 +139,17 @@ impl ShardSpec {
                 }
             }
             let first_id = self.first_game + done + 1;
-            let gf = game_frame(&self.g1.name, &self.g2.name, first_id, &played).map_err(|source| {
-                ShardError::Table { path: games_path.clone(), source }
-            })?;
+            let gf =
+                game_frame(&self.g1.name, &self.g2.name, first_id, &played).map_err(|source| {
+                    ShardError::Table {
+                        path: games_path.clone(),
+                        source,
+                    }
+                })?;
             games_w.write(&gf)?;
-            let tf = trick_frame(first_id, &played).map_err(|source| {
-                ShardError::Table { path: tricks_path.clone(), source }
+            let tf = trick_frame(first_id, &played).map_err(|source| ShardError::Table {
+                path: tricks_path.clone(),
+                source,
             })?;
             tricks_w.write(&tf)?;
             done += n as u64;
@@ -152,12 +157,19 @@ impl ShardSpec {
         }
         games_w.finish()?;
         tricks_w.finish()?;
-        let summary = ShardSummary { spec: self.clone(), non_tied, g1_wins, ties };
+        let summary = ShardSummary {
+            spec: self.clone(),
+            non_tied,
+            g1_wins,
+            ties,
+        };
         let summary_path = dir.join(SHARD_FILE);
         let mut text = serde_json::to_string_pretty(&summary).expect("summary serialises");
         text.push('\n');
-        std::fs::write(&summary_path, text)
-            .map_err(|source| ShardError::Io { path: summary_path, source })?;
+        std::fs::write(&summary_path, text).map_err(|source| ShardError::Io {
+            path: summary_path,
+            source,
+        })?;
         Ok(summary)
     }
 }
@@ -171,14 +183,23 @@ struct TableWriter {
 
 impl TableWriter {
     fn create(path: &Path) -> Result<TableWriter, ShardError> {
-        let f = File::create(path)
-            .map_err(|source| ShardError::Io { path: path.to_path_buf(), source })?;
-        Ok(TableWriter { path: path.to_path_buf(), inner: None, file: Some(f) })
+        let f = File::create(path).map_err(|source| ShardError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(TableWriter {
+            path: path.to_path_buf(),
+            inner: None,
+            file: Some(f),
+        })
     }
 
     fn write(&mut self, df: &DataFrame) -> Result<(), ShardError> {
         let path = self.path.clone();
-        let err = move |source| ShardError::Table { path: path.clone(), source };
+        let err = move |source| ShardError::Table {
+            path: path.clone(),
+            source,
+        };
         if self.inner.is_none() {
             let file = self.file.take().expect("file present before first batch");
             let w = ParquetWriter::new(file)
@@ -193,7 +214,10 @@ impl TableWriter {
 
     fn finish(self) -> Result<(), ShardError> {
         if let Some(w) = self.inner {
-            w.finish().map_err(|source| ShardError::Table { path: self.path.clone(), source })?;
+            w.finish().map_err(|source| ShardError::Table {
+                path: self.path.clone(),
+                source,
+            })?;
         }
         Ok(())
     }

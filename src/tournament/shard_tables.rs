@@ -86,8 +86,14 @@ pub fn game_frame(
             Column::new("points_g2".into(), col_u8(&|g| g.outcome.points[1])),
             Column::new("briscole_g1".into(), col_u8(&|g| g.outcome.briscole[0])),
             Column::new("briscole_g2".into(), col_u8(&|g| g.outcome.briscole[1])),
-            Column::new("trumps_played_g1".into(), col_u8(&|g| g.outcome.trumps_played[0])),
-            Column::new("trumps_played_g2".into(), col_u8(&|g| g.outcome.trumps_played[1])),
+            Column::new(
+                "trumps_played_g1".into(),
+                col_u8(&|g| g.outcome.trumps_played[0]),
+            ),
+            Column::new(
+                "trumps_played_g2".into(),
+                col_u8(&|g| g.outcome.trumps_played[1]),
+            ),
         ],
     )
 }

@@ -93,7 +93,10 @@ pub fn run_tournament(
     out: &Path,
     progress: &dyn Fn(u64),
 ) -> Result<Manifest, TournamentError> {
-    let io = |path: &Path, e: std::io::Error| TournamentError::Io { path: path.to_path_buf(), message: e.to_string() };
+    let io = |path: &Path, e: std::io::Error| TournamentError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     let mut shards = Vec::new();
     let mut base = 0u64;
@@ -103,9 +106,19 @@ pub fn run_tournament(
         let b = base;
         let summary = spec.run(&dir, &|done| progress(b + done))?;
         base += games_per_matchup;
-        shards.push(ManifestShard { match_id: m.match_id, dir: m.slug(), summary });
+        shards.push(ManifestShard {
+            match_id: m.match_id,
+            dir: m.slug(),
+            summary,
+        });
     }
-    let manifest = Manifest { deal_source, seed, games_per_matchup, policies: policies.to_vec(), shards };
+    let manifest = Manifest {
+        deal_source,
+        seed,
+        games_per_matchup,
+        policies: policies.to_vec(),
+        shards,
+    };
     let path = out.join(MANIFEST_FILE);
     let tmp = out.join(format!(".{MANIFEST_FILE}.tmp"));
     let mut text = serde_json::to_string_pretty(&manifest).expect("manifest serialises");
@@ -122,5 +135,8 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, TournamentError> {
         path: path.clone(),
         message: format!("{e} (is this a directory written by `briscola simulate`?)"),
     })?;
-    serde_json::from_str(&text).map_err(|e| TournamentError::Io { path, message: e.to_string() })
+    serde_json::from_str(&text).map_err(|e| TournamentError::Io {
+        path,
+        message: e.to_string(),
+    })
 }

@@ -27,11 +27,16 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> JobResult {
 }
 
 /// Read JSON output `name` of dependency `job`.
-pub fn read_json<T: DeserializeOwned>(inputs: &JobInputs, job: &str, name: &str) -> Result<T, Box<dyn std::error::Error + Send + Sync>> {
+pub fn read_json<T: DeserializeOwned>(
+    inputs: &JobInputs,
+    job: &str,
+    name: &str,
+) -> Result<T, Box<dyn std::error::Error + Send + Sync>> {
     let path = inputs
         .get(job, name)
         .ok_or_else(|| format!("input {name} of {job} is missing"))?;
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     Ok(serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?)
 }
 

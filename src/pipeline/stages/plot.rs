@@ -36,7 +36,12 @@ pub fn metas(cfg: &Config) -> Vec<StudyMeta> {
 pub fn result_deps(metas: &[StudyMeta]) -> Vec<String> {
     metas
         .iter()
-        .flat_map(|m| [super::test::job_id(&m.name), super::regress::job_id(&m.name)])
+        .flat_map(|m| {
+            [
+                super::test::job_id(&m.name),
+                super::regress::job_id(&m.name),
+            ]
+        })
         .collect()
 }
 
@@ -49,14 +54,21 @@ pub fn load_results(
 ) -> Result<Results, Box<dyn std::error::Error + Send + Sync>> {
     let mut studies = Vec::new();
     for m in metas {
-        let mut tests: crate::analysis::study_tests::StudyTests =
-            read_json(inputs, &super::test::job_id(&m.name), super::test::TESTS_FILE)?;
+        let mut tests: crate::analysis::study_tests::StudyTests = read_json(
+            inputs,
+            &super::test::job_id(&m.name),
+            super::test::TESTS_FILE,
+        )?;
         crate::analysis::study_tests::apply_min_games_per_bin(
             &mut tests.figure2,
             &mut tests.breakeven,
             min_games_per_bin,
         );
-        let t4 = read_json(inputs, &super::regress::job_id(&m.name), super::regress::TABLE4_FILE)?;
+        let t4 = read_json(
+            inputs,
+            &super::regress::job_id(&m.name),
+            super::regress::TABLE4_FILE,
+        )?;
         studies.push(study_results(m, tests, t4));
     }
     Ok(results(studies))

@@ -65,7 +65,16 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
                 .collect();
             write_csv(
                 &out.join("table4.csv"),
-                &["term", "estimate", "std_error", "z", "log10_p", "odds_ratio", "lo", "hi"],
+                &[
+                    "term",
+                    "estimate",
+                    "std_error",
+                    "z",
+                    "log10_p",
+                    "odds_ratio",
+                    "lo",
+                    "hi",
+                ],
                 &rows,
             )
         }),

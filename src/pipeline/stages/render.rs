@@ -74,7 +74,10 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
             }
             let plot_files = inputs.files.get("plot").cloned().unwrap_or_default();
             let resolve = |rel: &str| -> PathBuf {
-                plot_files.get(rel).cloned().unwrap_or_else(|| PathBuf::from(rel))
+                plot_files
+                    .get(rel)
+                    .cloned()
+                    .unwrap_or_else(|| PathBuf::from(rel))
             };
             let result = render_report(&ctx, &tdir, &figures, &resolve, out, &formats);
             std::fs::remove_dir_all(&tdir)?;

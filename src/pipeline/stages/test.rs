@@ -77,7 +77,18 @@ fn write_tables(t: &StudyTests, out: &std::path::Path) -> crate::pipeline::job::
         .collect();
     write_csv(
         &out.join("table3.csv"),
-        &["match_id", "g1_policy", "g2_policy", "games", "ties", "non_tied", "g1_wins", "rate", "lo", "hi"],
+        &[
+            "match_id",
+            "g1_policy",
+            "g2_policy",
+            "games",
+            "ties",
+            "non_tied",
+            "g1_wins",
+            "rate",
+            "lo",
+            "hi",
+        ],
         &rows,
     )?;
     let rows: Vec<Vec<String>> = t
@@ -98,7 +109,16 @@ fn write_tables(t: &StudyTests, out: &std::path::Path) -> crate::pipeline::job::
         .collect();
     write_csv(
         &out.join("table5.csv"),
-        &["policy", "n_played", "wins", "win_rate", "points_won", "mean_points_per_win", "wasted", "wasted_fraction"],
+        &[
+            "policy",
+            "n_played",
+            "wins",
+            "win_rate",
+            "points_won",
+            "mean_points_per_win",
+            "wasted",
+            "wasted_fraction",
+        ],
         &rows,
     )?;
     let rows: Vec<Vec<String>> = t
@@ -120,7 +140,16 @@ fn write_tables(t: &StudyTests, out: &std::path::Path) -> crate::pipeline::job::
         .collect();
     write_csv(
         &out.join("pairwise.csv"),
-        &["g1_policy", "g2_policy", "non_tied", "g1_wins", "rate", "log10_p", "log10_p_bonferroni", "reject"],
+        &[
+            "g1_policy",
+            "g2_policy",
+            "non_tied",
+            "g1_wins",
+            "rate",
+            "log10_p",
+            "log10_p_bonferroni",
+            "reject",
+        ],
         &rows,
     )?;
     let rows: Vec<Vec<String>> = t
@@ -144,7 +173,17 @@ fn write_tables(t: &StudyTests, out: &std::path::Path) -> crate::pipeline::job::
         .collect();
     write_csv(
         &out.join("breakeven_by_delta.csv"),
-        &["g1_policy", "g2_policy", "delta", "n", "g1_wins", "rate", "lo", "hi", "kept"],
+        &[
+            "g1_policy",
+            "g2_policy",
+            "delta",
+            "n",
+            "g1_wins",
+            "rate",
+            "lo",
+            "hi",
+            "kept",
+        ],
         &rows,
     )
 }
