@@ -248,3 +248,32 @@ pub fn published_files(dir: &Path) -> Vec<String> {
     out.sort();
     out
 }
+
+/// `briscola simulate args... --out out` run in `dir`, asserting success.
+pub fn simulate_into(dir: &Path, out: &Path, args: &[&str], env: &[(&str, &str)]) {
+    let out_s = out.to_str().expect("utf-8 path");
+    let mut all: Vec<&str> = vec!["simulate"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--out", out_s]);
+    assert_exit(&briscola_env(&all, dir, env), 0);
+}
+
+/// sha256 (hex) of every file under `root`, keyed by its path relative to `root`.
+pub fn file_hashes(root: &Path) -> BTreeMap<String, String> {
+    use sha2::{Digest, Sha256};
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).expect("read dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                let bytes = fs::read(&p).expect("read file");
+                out.insert(rel, hex::encode(Sha256::digest(&bytes)));
+            }
+        }
+    }
+    out
+}
