@@ -456,10 +456,6 @@ fn export_into_a_missing_directory_fails_and_writes_nothing() {
 }
 
 #[test]
-#[ignore = "bug: an export that fails part-way (here: shard 5's tricks.parquet is corrupt) leaves \
-            its partial temporary `.tricks.csv.tmp` (the first 4 shards' rows) beside the target; \
-            src/tournament/export.rs creates the temporary in Output::create and never removes it \
-            on error"]
 fn failed_export_leaves_no_partial_file() {
     let dir = small_run();
     std::fs::write(

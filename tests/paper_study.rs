@@ -4,7 +4,7 @@
 //! digits the paper prints. Then `briscola verify` passes and a second run runs nothing.
 //!
 //! Every expected number is copied from /work/shared/reference/published.toml (the paper's
-//! figures as data; identical to the repository's reference/published.toml), section named at
+//! figures as data; identical to the repository's templates/published.toml), section named at
 //! each table. Run in release: `cargo test --release --test paper_study`.
 
 mod common;

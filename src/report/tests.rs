@@ -55,7 +55,9 @@ fn context(results: &Results) -> ReportContext {
 /// Render `results` into a temporary directory; returns (dir, html, md).
 fn render(results: &Results) -> (tempfile::TempDir, String, String) {
     let dir = tempfile::tempdir().unwrap();
-    let figs_dir = dir.path().join("figures-src");
+    // The pipeline publishes the plot stage's files under outputs/figures/ and the report at
+    // outputs/: mirror that layout.
+    let figs_dir = dir.path().join("out/figures");
     let figs = write_figures(results, &published().paper_breakeven(), &figs_dir).unwrap();
     let out = dir.path().join("out");
     let written = render_report(
@@ -79,7 +81,7 @@ fn markdown_snapshot() {
     let results = fixture::results(&["greedy", "hoarder", "counter"]);
     let (dir, _, md) = render(&results);
     insta::assert_snapshot!("report_md_three_policies", md);
-    // every linked PNG exists next to the report
+    // every linked PNG exists where the plot stage publishes it, relative to the report
     for line in md.lines().filter(|l| l.starts_with("![")) {
         let rel = line.split("](").nth(1).unwrap().trim_end_matches(')');
         assert!(dir.path().join("out").join(rel).is_file(), "{rel}");

@@ -874,32 +874,4 @@ mod tests {
         assert!(rel(fit.coefficients[0].estimate, 3f64.ln()) < 1e-12);
         assert!(rel(fit.coefficients[0].std_error, (4.0f64 / 3.0).sqrt()) < 1e-12);
     }
-
-    /// Run with `cargo test --release --lib stats::logistic -- --ignored --nocapture`: the
-    /// study-sized fit (975,263 rows x 5), timed. Not asserted.
-    #[test]
-    #[ignore]
-    fn study_sized_fit_timing() {
-        let (x, y) = reference_data(975_263, 1);
-        let t0 = std::time::Instant::now();
-        let fit = fit_logistic(&x, &y, &LogisticOptions::default()).unwrap();
-        let linfa_and_newton = t0.elapsed();
-        let t1 = std::time::Instant::now();
-        let cold = LogisticOptions {
-            warm_start_iterations: 0,
-            ..LogisticOptions::default()
-        };
-        let newton_only = fit_logistic(&x, &y, &cold).unwrap();
-        eprintln!(
-            "linfa+newton {:?} ({} newton its), newton only {:?} ({} its), max grad {:e}",
-            linfa_and_newton,
-            fit.newton_iterations,
-            t1.elapsed(),
-            newton_only.newton_iterations,
-            fit.max_abs_gradient
-        );
-        for c in &fit.coefficients {
-            eprintln!("{c:?}");
-        }
-    }
 }
