@@ -15,7 +15,7 @@ use super::shard_tables::{game_frame, trick_frame};
 use crate::policy::PolicySpec;
 
 /// Games per chunk (one Parquet row group of the game table; 20x rows in the trick table).
-pub const CHUNK_GAMES: usize = 1 << 16;
+pub const CHUNK_GAMES: usize = 1 << 15;
 
 /// Output file names of a shard.
 pub const GAMES_FILE: &str = "games.parquet";
@@ -119,44 +119,65 @@ impl ShardSpec {
         let tricks_path = dir.join(TRICKS_FILE);
         let mut games_w = TableWriter::create(&games_path)?;
         let mut tricks_w = TableWriter::create(&tricks_path)?;
-        let mut decks = Vec::with_capacity(CHUNK_GAMES);
         let (mut non_tied, mut g1_wins, mut ties) = (0u64, 0u64, 0u64);
-        let mut done = 0u64;
-        while done < self.games {
-            let n = (self.games - done).min(CHUNK_GAMES as u64) as usize;
-            decks.clear();
-            stream.next_chunk(n, &mut decks);
-            let played = play_batch(&decks, &p1, &p2);
-            for g in &played {
-                match g.outcome.winner() {
-                    None => ties += 1,
-                    Some(w) => {
-                        non_tied += 1;
-                        if w == crate::game::Seat::G1 {
-                            g1_wins += 1;
+        // Two-stage pipeline: this thread deals and plays chunk k+1 (rayon) while a writer
+        // thread turns chunk k into tables and encodes them (polars). The chunks reach the
+        // writer in order through a bounded channel, so the files do not depend on timing.
+        let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(1);
+        let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
+        let written = std::thread::scope(|scope| -> Result<(), ShardError> {
+            let writer = scope.spawn(|| -> Result<(), ShardError> {
+                for (first_id, played) in rx {
+                    let gf = game_frame(g1_name, g2_name, first_id, &played).map_err(|source| {
+                        ShardError::Table {
+                            path: games_path.clone(),
+                            source,
+                        }
+                    })?;
+                    games_w.write(&gf)?;
+                    let tf =
+                        trick_frame(first_id, &played).map_err(|source| ShardError::Table {
+                            path: tricks_path.clone(),
+                            source,
+                        })?;
+                    tricks_w.write(&tf)?;
+                }
+                games_w.finish()?;
+                tricks_w.finish()
+            });
+            let mut done = 0u64;
+            while done < self.games {
+                let n = (self.games - done).min(CHUNK_GAMES as u64) as usize;
+                let mut decks = Vec::with_capacity(n);
+                stream.next_chunk(n, &mut decks);
+                let played = play_batch(&decks, &p1, &p2);
+                for g in &played {
+                    match g.outcome.winner() {
+                        None => ties += 1,
+                        Some(w) => {
+                            non_tied += 1;
+                            if w == crate::game::Seat::G1 {
+                                g1_wins += 1;
+                            }
                         }
                     }
                 }
+                let first_id = self.first_game + done + 1;
+                done += n as u64;
+                if tx.send((first_id, played)).is_err() {
+                    break; // the writer stopped on an error; it is reported below
+                }
+                progress(done);
             }
-            let first_id = self.first_game + done + 1;
-            let gf =
-                game_frame(&self.g1.name, &self.g2.name, first_id, &played).map_err(|source| {
-                    ShardError::Table {
-                        path: games_path.clone(),
-                        source,
-                    }
-                })?;
-            games_w.write(&gf)?;
-            let tf = trick_frame(first_id, &played).map_err(|source| ShardError::Table {
-                path: tricks_path.clone(),
-                source,
-            })?;
-            tricks_w.write(&tf)?;
-            done += n as u64;
-            progress(done);
-        }
-        games_w.finish()?;
-        tricks_w.finish()?;
+            drop(tx);
+            writer.join().unwrap_or_else(|_| {
+                Err(ShardError::Io {
+                    path: tricks_path.clone(),
+                    source: std::io::Error::other("the table writer thread panicked"),
+                })
+            })
+        });
+        written?;
         let summary = ShardSummary {
             spec: self.clone(),
             non_tied,
