@@ -932,7 +932,12 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
             (false, None) => format!("by {}", j.difference),
             _ => String::new(),
         };
+        let restated = entry.key.starts_with("table4.delta_briscola_text")
+            || entry.key.starts_with("table4.delta_briscola_abstract");
         j.explanation = match kind {
+            _ if restated => format!(
+                "the paper restates Table 4's Δ_briscola coefficient here with other digits; Table 4's own row is the one its script printed (compare that row), so this restatement is inconsistent with the paper's own table, off {by} (see Findings)"
+            ),
             _ if is_design(&entry.key) => format!(
                 "a design quantity, computed without data: the paper's printed value is not the rounding of ours (off {by})"
             ),
