@@ -199,6 +199,27 @@ fn adding_a_policy_runs_exactly_the_new_shards() {
 }
 
 #[test]
+fn template_change_reruns_only_render() {
+    let dir = study(BASE_CONFIG);
+    assert_exit(&run(dir.path()), 0);
+    let before = fs::read_to_string(dir.path().join("outputs/report.md")).unwrap();
+    let tpl = dir.path().join("templates/report.md.j2");
+    let mut text = fs::read_to_string(&tpl).unwrap();
+    text.push_str("\nA line added to the template.\n");
+    fs::write(&tpl, text).unwrap();
+    let out = run(dir.path());
+    assert_exit(&out, 0);
+    let out = stdout(&out);
+    assert_eq!(with_outcome(&out, "ran"), set(&["render"]), "{out}");
+    // The templates' bytes are part of render's params.
+    assert_eq!(reasons(&out)["render"], "config changed");
+    let after = fs::read_to_string(dir.path().join("outputs/report.md")).unwrap();
+    assert_ne!(before, after);
+    assert!(after.contains("A line added to the template."));
+    assert_exit(&briscola(&["verify"], dir.path()), 0);
+}
+
+#[test]
 fn render_section_change_reruns_only_render_and_removes_its_stale_output() {
     let dir = study(BASE_CONFIG);
     assert_exit(&run(dir.path()), 0);

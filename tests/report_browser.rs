@@ -1,9 +1,11 @@
-//! The HTML report in a real browser: headless Chromium loads a rendered fixture report, and
-//! the test checks that the scorecard, every table and every figure are in the DOM, and that
+//! The HTML report in a real browser: headless Chromium loads a rendered fixture report (and
+//! the report the real pipeline writes for a small study), and the tests check that the scorecard, every table and every figure are in the DOM, and that
 //! the page cannot make a network request.
 //!
 //! Invariant: skips (with a message saying why) when `/usr/bin/chromium` is absent; never
 //! touches the network or the user's browser profile (a fresh profile directory per run).
+
+mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -176,4 +178,67 @@ fn report_renders_in_headless_chromium() {
         "suspiciously small screenshot ({} bytes)",
         png.len()
     );
+}
+
+#[test]
+fn pipeline_report_renders_in_headless_chromium() {
+    if !Path::new(CHROMIUM).exists() {
+        println!(
+            "SKIPPED: {CHROMIUM} not found; install it (apt-get install chromium) to run this test"
+        );
+        return;
+    }
+    // The real binary, the real stages: a small chacha study (common::BASE_CONFIG).
+    let dir = common::study(common::BASE_CONFIG);
+    common::assert_exit(&common::briscola(&["run"], dir.path()), 0);
+    let html_path = dir.path().join("outputs/report.html");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    for bad in [
+        "http://", "https://", "<link", "<script", " src=", "url(", "@import",
+    ] {
+        assert!(!html.contains(bad), "report.html contains {bad:?}");
+    }
+    let url = format!("file://{}", html_path.display());
+    let out = chromium(&dir.path().join("profile-dom"), &["--dump-dom"], &url);
+    assert!(out.status.success(), "chromium failed");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    for id in [
+        "scorecard",
+        "summary-paper",
+        "scorecard-paper",
+        "design-table",
+        "table3-paper",
+        "table4-paper",
+        "table5-paper",
+        "pairwise-paper",
+        "folk-paper",
+        "fig-paper-figure2",
+        "fig-paper-folk",
+        "fig-paper-table3",
+        "fig-paper-table5",
+        "fig-paper-breakeven",
+        "provenance-jobs",
+    ] {
+        assert!(
+            dom.contains(&format!("id=\"{id}\"")),
+            "#{id} missing from the DOM"
+        );
+    }
+    // One study: five figures, each an inline SVG with text.
+    assert_eq!(dom.matches("<figure ").count(), 5);
+    for block in dom.split("<figure ").skip(1) {
+        let body = block.split("</figure>").next().unwrap();
+        assert!(body.contains("<svg") && body.contains("<text"));
+    }
+    // Figure 2 has one panel per ordered matchup (3 x 3).
+    let fig2 = dom.split("id=\"fig-paper-figure2\"").nth(1).unwrap();
+    let fig2 = fig2.split("</figure>").next().unwrap();
+    for g1 in ["greedy", "hoarder", "counter"] {
+        for g2 in ["greedy", "hoarder", "counter"] {
+            assert!(
+                fig2.contains(&format!("{g1} (G1) vs {g2} (G2)")),
+                "no panel for {g1} vs {g2}"
+            );
+        }
+    }
 }

@@ -108,4 +108,27 @@ mod tests {
             Suit::Coppe
         ));
     }
+
+    // Worked examples from rules-pagat.md and rules-and-game-marzano.md (French suits mapped:
+    // clubs -> Bastoni, hearts -> Coppe, diamonds -> Oro, spades -> Spade). Briscola: spades.
+    #[test]
+    fn pagat_five_of_clubs_loses_to_ace_of_clubs_rule_1() {
+        let five = Card::new(Suit::Bastoni, 5).unwrap();
+        let ace = Card::new(Suit::Bastoni, 1).unwrap();
+        assert!(!leader_wins(five, ace, Suit::Spade));
+    }
+
+    #[test]
+    fn pagat_five_of_hearts_beats_king_of_clubs_rule_2() {
+        let five = Card::new(Suit::Coppe, 5).unwrap();
+        let king = Card::new(Suit::Bastoni, 10).unwrap();
+        assert!(leader_wins(five, king, Suit::Spade));
+    }
+
+    #[test]
+    fn pagat_ace_of_diamonds_loses_to_six_of_spades_rule_3() {
+        let ace = Card::new(Suit::Oro, 1).unwrap();
+        let six = Card::new(Suit::Spade, 6).unwrap();
+        assert!(!leader_wins(ace, six, Suit::Spade));
+    }
 }
