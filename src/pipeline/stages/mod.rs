@@ -40,6 +40,26 @@ pub fn read_json<T: DeserializeOwned>(
     Ok(serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?)
 }
 
+/// The aggregate jobs of `study`, in matchup order: the inputs of its test and regress jobs.
+pub fn shard_count_deps(study: &crate::pipeline::config::Study) -> Vec<String> {
+    crate::tournament::Matchup::all(&study.policies)
+        .iter()
+        .map(|m| aggregate::job_id(&study.name, m))
+        .collect()
+}
+
+/// Read the shard counts of the aggregate jobs `order`, in that order.
+pub fn read_shard_counts(
+    inputs: &JobInputs,
+    order: &[String],
+) -> Result<Vec<crate::analysis::shard_counts::ShardCounts>, Box<dyn std::error::Error + Send + Sync>>
+{
+    order
+        .iter()
+        .map(|d| read_json(inputs, d, aggregate::COUNTS_FILE))
+        .collect()
+}
+
 /// Write rows as CSV (comma-separated, header first, `\n` line ends). Fields must not contain
 /// commas or quotes except policy names, which are quoted when needed.
 pub fn write_csv(path: &Path, header: &[&str], rows: &[Vec<String>]) -> JobResult {

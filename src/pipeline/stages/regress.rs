@@ -2,13 +2,11 @@
 //!
 //! Invariant: shards are read in matchup order, the order of `deps`.
 
-use crate::analysis::shard_counts::ShardCounts;
 use crate::analysis::study_regression::{RegressSettings, study_regression};
 use crate::pipeline::config::{Config, Study};
 use crate::pipeline::job::{Job, StageName};
-use crate::tournament::Matchup;
 
-use super::{num, read_json, write_csv, write_json};
+use super::{num, write_csv, write_json};
 
 /// The stage's code fingerprint.
 pub const CODE: &str = env!("BRISCOLA_CODE_REGRESS");
@@ -22,10 +20,7 @@ pub fn job_id(study: &str) -> String {
 
 /// The regress job of `study`.
 pub fn job(cfg: &Config, study: &Study) -> Job {
-    let deps: Vec<String> = Matchup::all(&study.policies)
-        .iter()
-        .map(|m| super::aggregate::job_id(&study.name, m))
-        .collect();
+    let deps = super::shard_count_deps(study);
     let settings = RegressSettings {
         reference_policy: cfg.regress.reference_policy.clone(),
         confidence: cfg.regress.confidence,
@@ -41,10 +36,7 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
         publish: Some(format!("tables/{}", study.name)),
         note: None,
         body: Box::new(move |inputs, out| {
-            let shards: Vec<ShardCounts> = order
-                .iter()
-                .map(|d| read_json(inputs, d, super::aggregate::COUNTS_FILE))
-                .collect::<Result<_, _>>()?;
+            let shards = super::read_shard_counts(inputs, &order)?;
             let t = study_regression(&shards, &settings)?;
             write_json(&out.join(TABLE4_FILE), &t)?;
             let rows: Vec<Vec<String>> = t

@@ -3,13 +3,11 @@
 //!
 //! Invariant: shards are read in matchup order, the order of `deps`.
 
-use crate::analysis::shard_counts::ShardCounts;
 use crate::analysis::study_tests::{StudyTests, TestSettings, study_tests};
 use crate::pipeline::config::{Config, Study};
 use crate::pipeline::job::{Job, StageName};
-use crate::tournament::Matchup;
 
-use super::{num, read_json, write_csv, write_json};
+use super::{num, write_csv, write_json};
 
 /// The stage's code fingerprint.
 pub const CODE: &str = env!("BRISCOLA_CODE_TEST");
@@ -23,10 +21,7 @@ pub fn job_id(study: &str) -> String {
 
 /// The test job of `study`.
 pub fn job(cfg: &Config, study: &Study) -> Job {
-    let deps: Vec<String> = Matchup::all(&study.policies)
-        .iter()
-        .map(|m| super::aggregate::job_id(&study.name, m))
-        .collect();
+    let deps = super::shard_count_deps(study);
     let settings = TestSettings {
         confidence: cfg.test.confidence,
         family_alpha: cfg.test.family_alpha,
@@ -45,10 +40,7 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
         publish: Some(format!("tables/{}", study.name)),
         note: None,
         body: Box::new(move |inputs, out| {
-            let shards: Vec<ShardCounts> = order
-                .iter()
-                .map(|d| read_json(inputs, d, super::aggregate::COUNTS_FILE))
-                .collect::<Result<_, _>>()?;
+            let shards = super::read_shard_counts(inputs, &order)?;
             let t = study_tests(&shards, &settings)?;
             write_json(&out.join(TESTS_FILE), &t)?;
             write_tables(&t, out)
