@@ -24,7 +24,7 @@ const STAGES: &[(&str, &[&str])] = &[
     (
         "AGGREGATE",
         &[
-            "src/game/card.rs",
+            "src/game",
             "src/analysis/shard_counts.rs",
             "src/stats",
             "src/pipeline/stages/mod.rs",
@@ -57,8 +57,8 @@ const STAGES: &[(&str, &[&str])] = &[
             "src/plot",
             "src/analysis",
             "src/stats",
-            "src/report/results.rs",
-            "src/report/published.rs",
+            "src/policy",
+            "src/report",
             "src/pipeline/stages/mod.rs",
             "src/pipeline/stages/plot.rs",
         ],
@@ -69,7 +69,10 @@ const STAGES: &[(&str, &[&str])] = &[
             "src/report",
             "src/analysis",
             "src/stats",
-            "src/plot/write.rs",
+            "src/plot",
+            "src/policy",
+            "src/pipeline/job.rs",
+            "src/pipeline/config.rs",
             "src/pipeline/stages/mod.rs",
             "src/pipeline/stages/plot.rs",
             "src/pipeline/stages/render.rs",
@@ -94,6 +97,17 @@ fn walk(p: &Path, out: &mut Vec<PathBuf>) {
 
 fn main() {
     let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+    // The compiler is part of every fingerprint: it can change floating-point results, and the
+    // report prints its version.
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let rustc_version = std::process::Command::new(rustc)
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .unwrap_or_default()
+        .trim()
+        .to_string();
     let lock = std::fs::read("Cargo.lock").unwrap_or_default();
     for (stage, paths) in STAGES {
         let mut files = Vec::new();
@@ -103,6 +117,7 @@ fn main() {
         files.sort();
         let mut h = Sha256::new();
         h.update(version.as_bytes());
+        h.update(rustc_version.as_bytes());
         h.update(&lock);
         for f in &files {
             h.update(f.to_string_lossy().replace('\\', "/").as_bytes());
@@ -114,14 +129,7 @@ fn main() {
         let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
         println!("cargo:rustc-env=BRISCOLA_CODE_{stage}={}", &hex[..16]);
     }
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let v = std::process::Command::new(rustc)
-        .arg("--version")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .unwrap_or_default();
-    println!("cargo:rustc-env=BRISCOLA_RUSTC_VERSION={}", v.trim());
+    println!("cargo:rustc-env=BRISCOLA_RUSTC_VERSION={rustc_version}");
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=Cargo.lock");
     println!("cargo:rerun-if-changed=src/build.rs");

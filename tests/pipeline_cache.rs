@@ -255,8 +255,12 @@ fn plot_section_change_reruns_plot_and_render() {
     assert_eq!(with_outcome(&out, "ran"), set(&["plot", "render"]), "{out}");
     let r = reasons(&out);
     assert_eq!(r["plot"], "config changed");
-    // render also reads the threshold (the report states it) and the config text (provenance).
-    assert_eq!(r["render"], "config changed; input changed: plot");
+    // render also reads the threshold (the report states it) and the config text, and its key
+    // covers every ancestor's key (the provenance appendix prints them).
+    assert_eq!(
+        r["render"],
+        "config changed; input changed: key of plot, plot"
+    );
 }
 
 #[test]

@@ -78,10 +78,11 @@ pub struct ShardCounts {
     pub deltas: Vec<DeltaCount>,
     /// Table 5 counts for G1's and G2's trumps.
     pub trump_use: [TrumpUse; 2],
-    /// Pearson r of Delta_briscola with points_g1 - points_g2 over all games.
-    pub pearson: f64,
+    /// Pearson r of Delta_briscola with points_g1 - points_g2 over all games (`None` where it is
+    /// undefined, e.g. a constant column in a tiny study).
+    pub pearson: Option<f64>,
     /// Spearman rho of the same.
-    pub spearman: f64,
+    pub spearman: Option<f64>,
 }
 
 fn pl(path: &Path) -> impl Fn(PolarsError) -> CountError + '_ {
@@ -107,8 +108,8 @@ fn u64_column(df: &DataFrame, name: &str, path: &Path) -> Result<Vec<u64>, Count
     Ok(ca.iter().map(|v| v.unwrap_or(0)).collect())
 }
 
-/// Computes (Pearson, Spearman) of two equally long columns.
-pub type Correlate<'a> = &'a dyn Fn(&[f64], &[f64]) -> (f64, f64);
+/// Computes (Pearson, Spearman) of two equally long columns, `None` where undefined.
+pub type Correlate<'a> = &'a dyn Fn(&[f64], &[f64]) -> (Option<f64>, Option<f64>);
 
 /// Count a shard from its `games.parquet` and `tricks.parquet`; `correlate` computes
 /// (pearson, spearman) of two equally long columns.

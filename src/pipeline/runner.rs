@@ -564,6 +564,17 @@ impl Runner {
                 continue;
             }
 
+            if job.stage == StageName::Render {
+                // The report's provenance prints every ancestor's cache key, so render's key must
+                // cover those keys, not only its inputs' bytes: an upstream code change that
+                // re-runs a job with identical bytes still changes what render writes.
+                for (id, a) in self.ancestors(job, &done) {
+                    inputs.insert(
+                        format!("key of {id}"),
+                        BTreeMap::from([("key".to_string(), a.key)]),
+                    );
+                }
+            }
             let key = CacheKey::new(job.stage, &job.id, &job.params, &job.code, inputs);
             let comps = key.components();
             report.key = Some(comps.key.clone());

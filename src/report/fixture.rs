@@ -187,8 +187,8 @@ pub fn study(
                 g1_policy: (*g1).to_string(),
                 g2_policy: (*g2).to_string(),
                 n: per,
-                pearson: 0.42 + 0.01 * (idx % 3) as f64,
-                spearman: 0.41 + 0.01 * (idx % 3) as f64,
+                pearson: Some(0.42 + 0.01 * (idx % 3) as f64),
+                spearman: Some(0.41 + 0.01 * (idx % 3) as f64),
             });
             let kept: Vec<&Figure2Bin> = bins.iter().filter(|b| b.kept).collect();
             let cross = kept.windows(2).find_map(|w| {

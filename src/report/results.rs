@@ -305,9 +305,9 @@ pub struct Correlation {
     /// Games.
     pub n: u64,
     /// Pearson r of Delta_briscola and points_g1 - points_g2.
-    pub pearson: f64,
+    pub pearson: Option<f64>,
     /// Spearman rho of the same.
-    pub spearman: f64,
+    pub spearman: Option<f64>,
 }
 
 /// Where G1 breaks even.

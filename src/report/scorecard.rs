@@ -64,16 +64,26 @@ pub enum StudyKind {
 }
 
 impl StudyKind {
-    /// Classify a study from its settings.
+    /// Classify a study from its settings: the paper's deals are the .NET stream with seed 42
+    /// and 111,111 games per matchup; the paper's policies are greedy, hoarder and counter in
+    /// that order, thresholds 10. Other deals are new randomness (a replication); the paper's
+    /// deals with other policies (or another tie-break) are a variant.
     pub fn of(study: &StudyResults) -> StudyKind {
-        if study.settings.deal_source != "dotnet-replay" {
-            StudyKind::Replication
-        } else if study
-            .settings
-            .policies
-            .iter()
-            .all(|p| p.tie_break == crate::policy::TieBreak::AsReleased)
-        {
+        use crate::policy::{PolicyKind, TieBreak};
+        let s = &study.settings;
+        let papers_deals =
+            s.deal_source == "dotnet-replay" && s.seed == 42 && s.games_per_matchup == 111_111;
+        if !papers_deals {
+            return StudyKind::Replication;
+        }
+        let kinds = [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter];
+        let papers_policies = s.policies.len() == 3
+            && s.policies.iter().zip(kinds).all(|(p, k)| {
+                p.kind == k
+                    && p.threshold == if k == PolicyKind::Greedy { 0 } else { 10 }
+                    && p.tie_break == TieBreak::AsReleased
+            });
+        if papers_policies {
             StudyKind::Replay
         } else {
             StudyKind::Variant

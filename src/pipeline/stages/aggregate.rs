@@ -21,11 +21,11 @@ pub fn job_id(study: &str, m: &Matchup) -> String {
     format!("aggregate/{study}/{}", m.slug())
 }
 
-/// Pearson and Spearman, NaN where undefined (e.g. a constant column).
-fn correlate(x: &[f64], y: &[f64]) -> (f64, f64) {
+/// Pearson and Spearman, `None` where undefined (e.g. a constant column).
+fn correlate(x: &[f64], y: &[f64]) -> (Option<f64>, Option<f64>) {
     (
-        crate::stats::pearson(x, y).unwrap_or(f64::NAN),
-        crate::stats::spearman(x, y).unwrap_or(f64::NAN),
+        crate::stats::pearson(x, y).ok(),
+        crate::stats::spearman(x, y).ok(),
     )
 }
 
