@@ -20,7 +20,7 @@ const REL_ERR: f64 = 1.0 + 1e-7;
 /// The count y is found by binary search on the two monotone sides of the mode and the tails
 /// are summed from their largest term outward, so the cost is O(sqrt(n)) pmf evaluations.
 ///
-/// Errors: n = 0, x > n, p outside the open interval (0, 1).
+/// Errors: n = 0, x > n, p outside [0, 1]. As in R, p = 0 or 1 gives 1 if x matches it, else 0.
 pub fn binom_test(x: u64, n: u64, p: f64) -> Result<PValue, StatsError> {
     let what = "binom_test";
     if n == 0 {
@@ -33,13 +33,19 @@ pub fn binom_test(x: u64, n: u64, p: f64) -> Result<PValue, StatsError> {
             trials: n,
         });
     }
-    if !(p > 0.0 && p < 1.0) {
+    if !(0.0..=1.0).contains(&p) {
         return Err(StatsError::InvalidParameter {
             what,
             name: "p",
             value: p,
-            domain: "the open interval (0, 1)",
+            domain: "the closed interval [0, 1]",
         });
+    }
+    // R: `if (p == 0) (x == 0) else if (p == 1) (x == n)`: a degenerate null is either matched
+    // exactly (p-value 1) or impossible (p-value 0, reported as a bound).
+    if p == 0.0 || p == 1.0 {
+        let matched = if p == 0.0 { x == 0 } else { x == n };
+        return Ok(PValue::from_value(if matched { 1.0 } else { 0.0 }));
     }
     let b = Binomial::new(n, p);
     let m = n as f64 * p;
@@ -451,7 +457,7 @@ mod tests {
             binom_test(11, 10, 0.5),
             Err(StatsError::SuccessesExceedTrials { .. })
         ));
-        for p in [0.0, 1.0, -0.1, f64::NAN] {
+        for p in [1.5, -0.1, f64::NAN] {
             assert!(binom_test(1, 10, p).is_err(), "{p}");
         }
     }
@@ -474,5 +480,16 @@ mod tests {
                 -674325.4263193575
             ) < 1e-14
         );
+    }
+
+    #[test]
+    fn degenerate_null_follows_r() {
+        // R 4.x source of binom.test: `if (p == 0) (x == 0) else if (p == 1) (x == n)`.
+        assert_eq!(binom_test(0, 10, 0.0).unwrap().value, Some(1.0));
+        assert!(binom_test(1, 10, 0.0).unwrap().is_bound());
+        assert_eq!(binom_test(10, 10, 1.0).unwrap().value, Some(1.0));
+        assert!(binom_test(9, 10, 1.0).unwrap().is_bound());
+        assert!(binom_test(3, 10, 1.5).is_err());
+        assert!(binom_test(3, 10, -0.1).is_err());
     }
 }
