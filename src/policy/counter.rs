@@ -41,7 +41,7 @@ impl Counter {
 }
 
 impl Policy for Counter {
-    #[inline]
+    #[inline(always)]
     fn choose(&self, v: &SeatView<'_>) -> usize {
         if v.table.is_some() {
             return self.hoarder.choose(v);

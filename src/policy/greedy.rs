@@ -20,7 +20,7 @@ impl Greedy {
 }
 
 impl Policy for Greedy {
-    #[inline]
+    #[inline(always)]
     fn choose(&self, v: &SeatView<'_>) -> usize {
         match v.table {
             None => stable_min(v.hand, |c| lead_key(c, v.trump, self.tie)),

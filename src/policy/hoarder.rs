@@ -34,7 +34,7 @@ impl Hoarder {
 }
 
 impl Policy for Hoarder {
-    #[inline]
+    #[inline(always)]
     fn choose(&self, v: &SeatView<'_>) -> usize {
         match v.table {
             None => self.lead(v),
