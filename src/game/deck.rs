@@ -9,14 +9,28 @@ use super::card::Card;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Deck([Card; 40]);
 
+/// The unshuffled deck, built once at compile time.
+const ORDERED: Deck = {
+    let mut cards = [match Card::from_id(0) {
+        Some(c) => c,
+        None => unreachable!(),
+    }; 40];
+    let mut i = 0;
+    while i < 40 {
+        cards[i] = match Card::from_id(i as u8) {
+            Some(c) => c,
+            None => unreachable!(),
+        };
+        i += 1;
+    }
+    Deck(cards)
+};
+
 impl Deck {
     /// The unshuffled deck in the released simulator's order (suit by suit, ranks 1..10).
-    pub fn ordered() -> Deck {
-        let mut cards = [Card::from_id(0).unwrap(); 40];
-        for (i, c) in cards.iter_mut().enumerate() {
-            *c = Card::from_id(i as u8).unwrap();
-        }
-        Deck(cards)
+    #[inline]
+    pub const fn ordered() -> Deck {
+        ORDERED
     }
 
     /// Build from card ids; `None` unless they are a permutation of 0..40.

@@ -98,19 +98,69 @@ impl Hand {
         self.cards[self.len as usize] = c;
         self.len += 1;
     }
+    /// Remove and return card `i`, keeping the others in order.
+    ///
+    /// # Panics
+    /// If `i` is not an index into the hand (a bug in the policy that chose it).
     #[inline]
     fn remove(&mut self, i: usize) -> Card {
+        assert!(
+            i < self.len as usize,
+            "policy chose card {i} of a {}-card hand",
+            self.len
+        );
         let c = self.cards[i];
-        // Shift the later cards down by one (at most two moves; no memmove call).
-        if i < 1 {
-            self.cards[0] = self.cards[1];
-        }
-        if i < 2 {
-            self.cards[1] = self.cards[2];
-        }
+        // Shift the later cards down by one, as selects (the index depends on the deal).
+        let [a, b, d] = self.cards;
+        self.cards = [if i < 1 { b } else { a }, if i < 2 { d } else { b }, d];
         self.len -= 1;
         c
     }
+}
+
+/// What both seats see of the table at the start of a trick.
+struct Table {
+    trump: Suit,
+    face_up: Card,
+    played: u64,
+    stock_left: u8,
+    trick: u8,
+}
+
+/// One trick's two decisions: `pl` (holding `hl`) leads, `pf` (holding `hf`) follows.
+/// `pts` is (leader's points, follower's points). Returns (led card, followed card).
+#[inline(always)]
+fn play_trick<L, F>(
+    pl: &L,
+    pf: &F,
+    hl: &mut Hand,
+    hf: &mut Hand,
+    t: &Table,
+    pts: (u8, u8),
+) -> (Card, Card)
+where
+    L: Policy + ?Sized,
+    F: Policy + ?Sized,
+{
+    #[inline(always)]
+    fn view<'h>(hand: &'h Hand, table: Option<Card>, t: &Table, pts: (u8, u8)) -> SeatView<'h> {
+        SeatView {
+            hand: hand.as_slice(),
+            table,
+            trump: t.trump,
+            face_up: t.face_up,
+            played: t.played,
+            stock_left: t.stock_left,
+            trick: t.trick,
+            my_points: pts.0,
+            opp_points: pts.1,
+        }
+    }
+    let i = pl.choose(&view(hl, None, t, pts));
+    let lead = hl.remove(i);
+    let j = pf.choose(&view(hf, Some(lead), t, (pts.1, pts.0)));
+    let follow = hf.remove(j);
+    (lead, follow)
 }
 
 /// Play one game on `deck` with `p1` in seat G1 and `p2` in seat G2, reporting tricks to `sink`.
@@ -149,60 +199,21 @@ where
     let mut leader = 0usize;
     for trick in 1..=20u8 {
         let follower = 1 - leader;
-        let stock_left = (40 - next) as u8;
-        #[inline(always)]
-        fn view<'h>(
-            hand: &'h Hand,
-            table: Option<Card>,
-            ctx: (Suit, Card, u64, u8, u8),
-            pts: (u8, u8),
-        ) -> SeatView<'h> {
-            SeatView {
-                hand: hand.as_slice(),
-                table,
-                trump: ctx.0,
-                face_up: ctx.1,
-                played: ctx.2,
-                stock_left: ctx.3,
-                trick: ctx.4,
-                my_points: pts.0,
-                opp_points: pts.1,
-            }
-        }
-        let ctx = (trump, face_up, played, stock_left, trick);
-        let choose = |seat: usize, v: &SeatView<'_>| -> usize {
-            let i = if seat == 0 {
-                p1.choose(v)
-            } else {
-                p2.choose(v)
-            };
-            assert!(
-                i < v.hand.len(),
-                "policy chose card {i} of a {}-card hand",
-                v.hand.len()
-            );
-            i
+        let table = Table {
+            trump,
+            face_up,
+            played,
+            stock_left: (40 - next) as u8,
+            trick,
         };
-        let li = choose(
-            leader,
-            &view(
-                &hands[leader],
-                None,
-                ctx,
-                (points[leader], points[follower]),
-            ),
-        );
-        let lead = hands[leader].remove(li);
-        let fi = choose(
-            follower,
-            &view(
-                &hands[follower],
-                Some(lead),
-                ctx,
-                (points[follower], points[leader]),
-            ),
-        );
-        let follow = hands[follower].remove(fi);
+        // One call site per (leader seat, role): each policy is inlined knowing whether it
+        // leads or follows, so its `match` on the table card folds away.
+        let [h1, h2] = &mut hands;
+        let (lead, follow) = if leader == 0 {
+            play_trick(p1, p2, h1, h2, &table, (points[0], points[1]))
+        } else {
+            play_trick(p2, p1, h2, h1, &table, (points[1], points[0]))
+        };
         let winner = if leader_wins(lead, follow, trump) {
             leader
         } else {

@@ -3,8 +3,26 @@
 //! Invariant: it only uses public information: the face-up card and cards of earlier tricks.
 
 use super::hoarder::Hoarder;
+use super::order::{lead_key, stable_min};
 use super::{Policy, SeatView, TieBreak};
 use crate::game::Card;
+
+/// Per card id: the bit of its carico sibling (the Three for an Ace, the Ace for a Three), and 0
+/// for every other rank.
+const fn sibling_table() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut i = 0;
+    while i < 40 {
+        t[i] = match i % 10 {
+            0 => 1 << (i + 2),
+            2 => 1 << (i - 2),
+            _ => 0,
+        };
+        i += 1;
+    }
+    t
+}
+const SIBLING: [u64; 64] = sibling_table();
 
 /// Counter: leads a non-trump Ace (then Three) whose same-suit sibling carico has been seen;
 /// otherwise plays as the hoarder with the same threshold.
@@ -23,22 +41,22 @@ impl Counter {
 }
 
 impl Policy for Counter {
-    #[inline]
+    #[inline(always)]
     fn choose(&self, v: &SeatView<'_>) -> usize {
         if v.table.is_some() {
             return self.hoarder.choose(v);
         }
-        // Descending points: Aces (11) before Threes (10), ties to hand order.
-        for (rank, sibling) in [(1u8, 3u8), (3, 1)] {
-            for (i, &c) in v.hand.iter().enumerate() {
-                if c.suit() != v.trump && c.rank() == rank {
-                    let sib = Card::new(c.suit(), sibling).expect("rank 1 or 3");
-                    if v.seen(sib) {
-                        return i;
-                    }
-                }
+        // One stable minimum: trap Aces (key 0) before trap Threes (key 1), ties to hand order;
+        // then the hoarder's leader rule (its keys are below 2^9, shifted above both).
+        let seen = v.played | 1u64 << v.face_up.id();
+        let tie = self.hoarder.tie();
+        stable_min(v.hand, |c: Card| {
+            let sib = SIBLING[(c.id() & 63) as usize];
+            if c.suit() != v.trump && seen & sib != 0 {
+                (c.rank() != 1) as u32
+            } else {
+                2 << 9 | lead_key(c, v.trump, tie)
             }
-        }
-        self.hoarder.lead(v)
+        })
     }
 }

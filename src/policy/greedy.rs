@@ -2,7 +2,7 @@
 //!
 //! Invariant: as follower it never loses a trick it could win with a card in hand.
 
-use super::order::{cheapest, cheapest_non_trump, in_suit_winner, winning_trump};
+use super::order::{follow_key, lead_key, stable_min};
 use super::{Policy, SeatView, TieBreak};
 
 /// Greedy: leads its cheapest non-trump; follows with the cheapest in-suit winner, else the
@@ -20,13 +20,13 @@ impl Greedy {
 }
 
 impl Policy for Greedy {
-    #[inline]
+    #[inline(always)]
     fn choose(&self, v: &SeatView<'_>) -> usize {
         match v.table {
-            None => cheapest_non_trump(v.hand, v.trump, self.tie),
-            Some(led) => in_suit_winner(v.hand, led, self.tie)
-                .or_else(|| winning_trump(v.hand, led, v.trump, self.tie))
-                .unwrap_or_else(|| cheapest(v.hand, self.tie)),
+            None => stable_min(v.hand, |c| lead_key(c, v.trump, self.tie)),
+            Some(led) => stable_min(v.hand, |c| {
+                follow_key(c, led, v.trump, self.tie, true, false)
+            }),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! Invariant: as follower it spends a trump on an off-suit lead only when the led card is worth
 //! at least `threshold` points (or when every card it holds is a trump).
 
-use super::order::{cheapest_non_trump, in_suit_winner, winning_trump};
+use super::order::{follow_key, lead_key, stable_min};
 use super::{Policy, SeatView, TieBreak};
 
 /// Hoarder: leads its cheapest non-trump; follows with the cheapest in-suit winner, else (only on
@@ -20,27 +20,30 @@ impl Hoarder {
         Hoarder { threshold, tie }
     }
 
-    /// The leader rule (shared with Counter's fallback).
+    /// The tie-break reading (shared with Counter's leader rule).
     #[inline]
-    pub(crate) fn lead(&self, v: &SeatView<'_>) -> usize {
-        cheapest_non_trump(v.hand, v.trump, self.tie)
+    pub(crate) fn tie(&self) -> TieBreak {
+        self.tie
+    }
+
+    /// The leader rule.
+    #[inline]
+    fn lead(&self, v: &SeatView<'_>) -> usize {
+        stable_min(v.hand, |c| lead_key(c, v.trump, self.tie))
     }
 }
 
 impl Policy for Hoarder {
-    #[inline]
+    #[inline(always)]
     fn choose(&self, v: &SeatView<'_>) -> usize {
         match v.table {
             None => self.lead(v),
-            Some(led) => in_suit_winner(v.hand, led, self.tie)
-                .or_else(|| {
-                    if led.points() >= self.threshold {
-                        winning_trump(v.hand, led, v.trump, self.tie)
-                    } else {
-                        None
-                    }
+            Some(led) => {
+                let overtrump = led.points() >= self.threshold;
+                stable_min(v.hand, |c| {
+                    follow_key(c, led, v.trump, self.tie, overtrump, true)
                 })
-                .unwrap_or_else(|| cheapest_non_trump(v.hand, v.trump, self.tie)),
+            }
         }
     }
 }

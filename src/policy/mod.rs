@@ -100,7 +100,7 @@ pub enum AnyPolicy {
 }
 
 impl Policy for AnyPolicy {
-    #[inline]
+    #[inline(always)]
     fn choose(&self, view: &SeatView<'_>) -> usize {
         match self {
             AnyPolicy::Greedy(p) => p.choose(view),

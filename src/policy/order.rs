@@ -70,56 +70,84 @@ impl TieBreak {
     }
 }
 
-/// Index of the stable minimum of `key` over the cards of `hand` accepted by `keep`.
-#[inline(always)]
-pub fn stable_min(
-    hand: &[Card],
-    mut keep: impl FnMut(Card) -> bool,
-    mut key: impl FnMut(Card) -> u16,
-) -> Option<usize> {
-    let mut best: Option<(usize, u16)> = None;
-    for (i, &c) in hand.iter().enumerate() {
-        if !keep(c) {
-            continue;
-        }
-        let k = key(c);
-        match best {
-            Some((_, bk)) if bk <= k => {}
-            _ => best = Some((i, k)),
-        }
+/// Packed per-card attributes under one tie-break reading, `[reading][id]`: bits 0..4 the
+/// strength index, 4..6 the suit, 8..16 the "by points only" key, 16..24 the "by points then
+/// strength" key. One load gives everything a follower rule compares.
+const fn attr_table(written: bool) -> [u32; 64] {
+    let (only, full) = if written {
+        (&KEY_WEAKEST_FIRST, &KEY_WEAKEST_FIRST)
+    } else {
+        (&KEY_POINTS_ONLY, &KEY_STRONGEST_FIRST)
+    };
+    let mut t = [0u32; 64];
+    let mut i = 0u8;
+    while i < 40 {
+        let c = match Card::from_id(i) {
+            Some(c) => c,
+            None => unreachable!(),
+        };
+        t[i as usize] = c.strength() as u32
+            | (c.suit_index() as u32) << 4
+            | (only[i as usize] as u32) << 8
+            | (full[i as usize] as u32) << 16;
+        i += 1;
     }
-    best.map(|(i, _)| i)
+    t
+}
+const ATTR: [[u32; 64]; 2] = [attr_table(false), attr_table(true)];
+
+#[inline(always)]
+fn attr(tie: TieBreak, c: Card) -> u32 {
+    ATTR[tie as usize & 1][(c.id() & 63) as usize]
 }
 
-/// The follower rules shared by all three policies.
+/// Index of the stable minimum of `key` over `hand`: the key is shifted left by two and the hand
+/// index put in the low bits, so equal keys resolve to the earliest card (as a stable sort then
+/// taking the first element would). Keys must fit in 30 bits.
 #[inline(always)]
-pub fn in_suit_winner(hand: &[Card], led: Card, tie: TieBreak) -> Option<usize> {
-    stable_min(
-        hand,
-        |c| c.suit() == led.suit() && c.strength() < led.strength(),
-        |c| tie.points_only(c),
-    )
+pub fn stable_min(hand: &[Card], mut key: impl FnMut(Card) -> u32) -> usize {
+    let mut best = u32::MAX;
+    for (i, &c) in hand.iter().enumerate() {
+        best = best.min(key(c) << 2 | i as u32);
+    }
+    (best & 3) as usize
 }
 
-/// The cheapest trump (by points only, in the released code) that wins against `led`.
+/// The leader rule of all three policies: the cheapest non-trump by points then strength,
+/// falling back to the cheapest card of the whole hand (non-trumps first, then the same order).
 #[inline(always)]
-pub fn winning_trump(hand: &[Card], led: Card, trump: Suit, tie: TieBreak) -> Option<usize> {
-    stable_min(
-        hand,
-        |c| c.suit() == trump && (led.suit() != trump || c.strength() < led.strength()),
-        |c| tie.points_only(c),
-    )
+pub fn lead_key(c: Card, trump: Suit, tie: TieBreak) -> u32 {
+    ((c.suit() == trump) as u32) << 8 | tie.points_then_strength(c) as u32
 }
 
-/// The cheapest card of the whole hand.
+/// The follower rule chain as one key per card, whose stable minimum is the rule's pick:
+/// category 0, the led suit's cards that beat `led`, by points only; category 1 (only when
+/// `overtrump`), the trumps that win against an off-suit `led`, by points only; otherwise the
+/// rest by points then strength, with trumps after non-trumps when `trumps_last` (the hoarder's
+/// "cheapest non-trump, else the whole hand") or mixed in (greedy's "cheapest card").
+///
+/// A trump beating a led trump is in category 0; an off-suit trump can only win when `led` is
+/// not a trump, so category 1 is exactly "the trumps that win the trick" minus category 0.
 #[inline(always)]
-pub fn cheapest(hand: &[Card], tie: TieBreak) -> usize {
-    stable_min(hand, |_| true, |c| tie.points_then_strength(c)).unwrap_or(0)
-}
-
-/// The cheapest non-trump, falling back to the cheapest card of the whole hand.
-#[inline(always)]
-pub fn cheapest_non_trump(hand: &[Card], trump: Suit, tie: TieBreak) -> usize {
-    stable_min(hand, |c| c.suit() != trump, |c| tie.points_then_strength(c))
-        .unwrap_or_else(|| cheapest(hand, tie))
+pub fn follow_key(
+    c: Card,
+    led: Card,
+    trump: Suit,
+    tie: TieBreak,
+    overtrump: bool,
+    trumps_last: bool,
+) -> u32 {
+    let a = attr(tie, c);
+    let l = attr(tie, led);
+    let same_suit = (a ^ l) & 0x30 == 0;
+    let is_trump = (a >> 4) & 3 == trump as u32;
+    let only = (a >> 8) & 0xff;
+    let full = (a >> 16) & 0xff;
+    if same_suit && (a & 0xf) < (l & 0xf) {
+        only
+    } else if overtrump && !same_suit && is_trump {
+        1 << 8 | only
+    } else {
+        (2 + (trumps_last && is_trump) as u32) << 8 | full
+    }
 }

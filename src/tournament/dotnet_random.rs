@@ -8,11 +8,30 @@ const MBIG: i32 = i32::MAX;
 const MSEED: i32 = 161_803_398;
 
 /// .NET `System.Random(seed)`.
+///
+/// The runtime updates one table slot per draw, walking `inext` over 1..=55 with `inextp` 21
+/// slots ahead (both wrapping). Each slot's update reads only slots already in their state for
+/// that moment, so a whole round of 55 updates can be done at once, in the same order, and the
+/// round's draws then read back one by one: same values, no per-draw index wrapping.
 #[derive(Clone, Debug)]
 pub struct DotNetRandom {
+    /// The runtime's `SeedArray` after the current round's updates (slot 0 unused).
     seed_array: [i32; 56],
-    inext: usize,
-    inextp: usize,
+    /// The slot of the last draw (the runtime's `inext`); 55 means the round is used up.
+    pos: usize,
+}
+
+/// `a - b` as the runtime's draw computes it (`MBIG` maps to `MBIG - 1`, negatives wrap).
+#[inline(always)]
+fn subtract(a: i32, b: i32) -> i32 {
+    let mut r = a.wrapping_sub(b);
+    if r == MBIG {
+        r -= 1;
+    }
+    if r < 0 {
+        r = r.wrapping_add(MBIG);
+    }
+    r
 }
 
 impl DotNetRandom {
@@ -44,34 +63,44 @@ impl DotNetRandom {
                 }
             }
         }
+        // The runtime starts with inext = 0, inextp = 21: the next draw opens a new round.
         DotNetRandom {
             seed_array: sa,
-            inext: 0,
-            inextp: 21,
+            pos: 55,
         }
+    }
+
+    /// One round of the runtime's updates, in its order: slot i (1..=55) minus slot i + 21
+    /// (wrapping from 55 to 1, so i - 34 for i >= 35, which this round has already updated).
+    /// Split into three runs whose read and written slots are disjoint, so each vectorises.
+    #[inline(never)]
+    fn next_round(&mut self) {
+        let sa = &mut self.seed_array;
+        let step = |x: &mut i32, y: &i32| *x = subtract(*x, *y);
+        // i in 1..=21 reads 22..=42; i in 22..=34 reads 43..=55 (neither updated yet).
+        let (lo, hi) = sa.split_at_mut(22);
+        lo[1..]
+            .iter_mut()
+            .zip(&hi[..21])
+            .for_each(|(x, y)| step(x, y));
+        let (mid, top) = hi.split_at_mut(21);
+        mid[..13]
+            .iter_mut()
+            .zip(&top[..13])
+            .for_each(|(x, y)| step(x, y));
+        // i in 35..=55 reads 1..=21, updated above.
+        let (lo, hi) = sa.split_at_mut(35);
+        hi.iter_mut().zip(&lo[1..22]).for_each(|(x, y)| step(x, y));
     }
 
     #[inline]
     fn internal_sample(&mut self) -> i32 {
-        let mut inext = self.inext + 1;
-        if inext >= 56 {
-            inext = 1;
+        if self.pos >= 55 {
+            self.next_round();
+            self.pos = 0;
         }
-        let mut inextp = self.inextp + 1;
-        if inextp >= 56 {
-            inextp = 1;
-        }
-        let mut r = self.seed_array[inext].wrapping_sub(self.seed_array[inextp]);
-        if r == MBIG {
-            r -= 1;
-        }
-        if r < 0 {
-            r = r.wrapping_add(MBIG);
-        }
-        self.seed_array[inext] = r;
-        self.inext = inext;
-        self.inextp = inextp;
-        r
+        self.pos += 1;
+        self.seed_array[self.pos]
     }
 
     /// `Next()`: a non-negative int below `i32::MAX`.
