@@ -18,9 +18,47 @@ use serde::de::DeserializeOwned;
 
 use super::job::{JobInputs, JobResult};
 
-/// Write `value` as pretty JSON with a trailing newline (byte-stable: struct field order).
+/// Significant digits kept for every float in a hashed JSON or CSV output.
+///
+/// Floats computed through the platform's libm (`exp`, `ln`, ...) may differ in the last bit
+/// between C libraries or CPUs; keeping 12 significant digits (far beyond any printed figure)
+/// makes the outputs' bytes the same wherever such a last-bit difference occurs.
+pub const SIGNIFICANT_DIGITS: usize = 12;
+
+/// `x` rounded to [`SIGNIFICANT_DIGITS`] significant digits (non-finite values unchanged).
+pub fn round_sig(x: f64) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    format!("{:.*e}", SIGNIFICANT_DIGITS - 1, x)
+        .parse()
+        .unwrap_or(x)
+}
+
+/// Round every float in a JSON value (see [`round_sig`]).
+fn round_floats(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Number(n) if n.is_f64() => {
+            if let Some(r) = n
+                .as_f64()
+                .map(round_sig)
+                .and_then(serde_json::Number::from_f64)
+            {
+                *n = r;
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(round_floats),
+        serde_json::Value::Object(m) => m.values_mut().for_each(round_floats),
+        _ => {}
+    }
+}
+
+/// Write `value` as pretty JSON with a trailing newline (byte-stable: struct field order;
+/// floats rounded to [`SIGNIFICANT_DIGITS`]).
 pub fn write_json<T: Serialize>(path: &Path, value: &T) -> JobResult {
-    let mut text = serde_json::to_string_pretty(value)?;
+    let mut v = serde_json::to_value(value)?;
+    round_floats(&mut v);
+    let mut text = serde_json::to_string_pretty(&v)?;
     text.push('\n');
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(())
@@ -80,7 +118,27 @@ pub fn write_csv(path: &Path, header: &[&str], rows: &[Vec<String>]) -> JobResul
     Ok(())
 }
 
-/// Shortest round-trip text of a float (stable across platforms).
+/// Text of a float for CSV: rounded to [`SIGNIFICANT_DIGITS`], then its shortest round-trip form.
 pub fn num(x: f64) -> String {
-    format!("{x}")
+    format!("{}", round_sig(x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_keep_twelve_significant_digits() {
+        assert_eq!(round_sig(0.490_458_314_502_070_6), 0.490_458_314_502);
+        assert_eq!(round_sig(46_542.147_647_133_45), 46_542.147_647_1);
+        assert_eq!(round_sig(1.234_567_890_123_456e-300), 1.234_567_890_12e-300);
+        assert_eq!(round_sig(0.0), 0.0);
+        // A last-bit difference disappears.
+        let a = 0.1 + 0.2;
+        assert_eq!(round_sig(a), round_sig(0.3));
+        assert_eq!(num(0.5), "0.5");
+        let mut v = serde_json::json!({"a": [1.000_000_000_000_2, 3], "b": {"c": -2.5}});
+        round_floats(&mut v);
+        assert_eq!(v.to_string(), r#"{"a":[1.0,3],"b":{"c":-2.5}}"#);
+    }
 }
