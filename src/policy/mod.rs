@@ -39,6 +39,15 @@ pub enum PolicyKind {
 }
 
 impl PolicyKind {
+    /// The name used in `pipeline.toml` (`greedy`, `hoarder`, `counter`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            PolicyKind::Greedy => "greedy",
+            PolicyKind::Hoarder => "hoarder",
+            PolicyKind::Counter => "counter",
+        }
+    }
+
     /// The released simulator's name (used in its CSV).
     pub const fn dotnet_name(self) -> &'static str {
         match self {

@@ -49,6 +49,14 @@ const KEY_WEAKEST_FIRST: [u8; 64] = key_table(false, true);
 const KEY_POINTS_ONLY: [u8; 64] = key_table(true, false);
 
 impl TieBreak {
+    /// The name used in `pipeline.toml` and on the command line.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            TieBreak::AsReleased => "as-released",
+            TieBreak::AsWritten => "as-written",
+        }
+    }
+
     /// Key for "by points, then by strength" under this reading (smaller plays first).
     #[inline(always)]
     pub fn points_then_strength(self, c: Card) -> u16 {

@@ -107,9 +107,15 @@ impl Provenance {
                     .policies
                     .iter()
                     .map(|p| {
+                        let threshold = match p.kind {
+                            crate::policy::PolicyKind::Greedy => String::new(),
+                            _ => format!(", threshold {}", p.threshold),
+                        };
                         format!(
-                            "{} ({:?}, threshold {}, tie-break {:?})",
-                            p.name, p.kind, p.threshold, p.tie_break
+                            "{} ({}{threshold}, tie-break {})",
+                            p.name,
+                            p.kind.as_str(),
+                            p.tie_break.as_str()
                         )
                     })
                     .collect(),
