@@ -424,13 +424,22 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+/// The lock's verdict on a job: if the lock holds the same key, every output whose bytes differ
+/// from the locked ones is a reproducibility failure (none when the key changed or is new).
 fn repro_diff(
+    lock: &LockFile,
     job: &str,
     key: &str,
-    locked: &BTreeMap<String, String>,
     now: &BTreeMap<String, String>,
     fresh: bool,
 ) -> Vec<ReproFailure> {
+    let Some(entry) = lock.jobs.get(job) else {
+        return Vec::new();
+    };
+    if entry.key != key {
+        return Vec::new();
+    }
+    let locked = &entry.outputs;
     let names: BTreeSet<&String> = locked.keys().chain(now.keys()).collect();
     names
         .into_iter()
@@ -641,18 +650,7 @@ impl Runner {
                             r.push(Reason::SeenBefore);
                             r
                         };
-                        if let Some(entry) = lock.jobs.get(&job.id)
-                            && entry.key == comps.key
-                            && entry.outputs != outputs
-                        {
-                            repro.extend(repro_diff(
-                                &job.id,
-                                &comps.key,
-                                &entry.outputs,
-                                &outputs,
-                                false,
-                            ));
-                        }
+                        repro.extend(repro_diff(&lock, &job.id, &comps.key, &outputs, false));
                         if let Some(dir) = &job.publish {
                             let stale = publisher.needs_publishing(dir, &outputs, &mut stat);
                             if !stale.is_empty() {
@@ -737,18 +735,13 @@ impl Runner {
             };
 
             // The lock's verdict.
-            if let Some(entry) = lock.jobs.get(&job.id)
-                && entry.key == comps.key
-                && entry.outputs != outputs
-            {
-                repro.extend(repro_diff(
-                    &job.id,
-                    &comps.key,
-                    &entry.outputs,
-                    &outputs,
-                    report.outcome == Outcome::Ran,
-                ));
-            }
+            repro.extend(repro_diff(
+                &lock,
+                &job.id,
+                &comps.key,
+                &outputs,
+                report.outcome == Outcome::Ran,
+            ));
 
             // Publish, then record the job's state.
             let previous: Vec<String> = prev
