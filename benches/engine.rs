@@ -3,7 +3,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use briscola::game::{Deck, NoTricks, play_game};
+use briscola::game::{Deck, NoTricks, SeatRng, play_game};
 use briscola::policy::{PolicyKind, PolicySpec, TieBreak};
 use briscola::tournament::DotNetRandom;
 
@@ -25,7 +25,8 @@ fn engine(c: &mut Criterion) {
                     for _ in 0..BATCH {
                         let mut d = Deck::ordered();
                         d.shuffle_with(|m| rng.next_below(m));
-                        let o = play_game(&d, &p1, &p2, &mut NoTricks);
+                        let mut rngs = [SeatRng::new([1; 32], 0), SeatRng::new([2; 32], 0)];
+                        let o = play_game(&d, &p1, &p2, &mut rngs, &mut NoTricks);
                         acc += o.points[0] as u32;
                     }
                     std::hint::black_box(acc)

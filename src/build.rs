@@ -9,76 +9,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-/// The sources each stage's output depends on (directories are walked recursively).
-const STAGES: &[(&str, &[&str])] = &[
-    (
-        "SIMULATE",
-        &[
-            "src/game",
-            "src/policy",
-            "src/tournament",
-            "src/pipeline/stages/mod.rs",
-            "src/pipeline/stages/simulate.rs",
-        ],
-    ),
-    (
-        "AGGREGATE",
-        &[
-            "src/game",
-            "src/analysis/shard_counts.rs",
-            "src/stats",
-            "src/pipeline/stages/mod.rs",
-            "src/pipeline/stages/aggregate.rs",
-        ],
-    ),
-    (
-        "TEST",
-        &[
-            "src/analysis",
-            "src/stats",
-            "src/report/results.rs",
-            "src/pipeline/stages/mod.rs",
-            "src/pipeline/stages/test.rs",
-        ],
-    ),
-    (
-        "REGRESS",
-        &[
-            "src/analysis",
-            "src/stats",
-            "src/report/results.rs",
-            "src/pipeline/stages/mod.rs",
-            "src/pipeline/stages/regress.rs",
-        ],
-    ),
-    (
-        "PLOT",
-        &[
-            "src/plot",
-            "src/analysis",
-            "src/stats",
-            "src/policy",
-            "src/report",
-            "src/pipeline/stages/mod.rs",
-            "src/pipeline/stages/plot.rs",
-        ],
-    ),
-    (
-        "RENDER",
-        &[
-            "src/report",
-            "src/analysis",
-            "src/stats",
-            "src/plot",
-            "src/policy",
-            "src/pipeline/job.rs",
-            "src/pipeline/config.rs",
-            "src/pipeline/stages/mod.rs",
-            "src/pipeline/stages/plot.rs",
-            "src/pipeline/stages/render.rs",
-        ],
-    ),
-];
+include!("pipeline/stage_sources.in");
 
 fn walk(p: &Path, out: &mut Vec<PathBuf>) {
     if p.is_dir() {
@@ -109,7 +40,7 @@ fn main() {
         .trim()
         .to_string();
     let lock = std::fs::read("Cargo.lock").unwrap_or_default();
-    for (stage, paths) in STAGES {
+    for (stage, paths) in STAGE_SOURCES {
         let mut files = Vec::new();
         for p in *paths {
             walk(Path::new(p), &mut files);

@@ -1,17 +1,28 @@
 //! briscola: the Giacomelli (2026) Monte Carlo study of two-player Briscola as a reproducible,
 //! cached stage pipeline.
 //!
-//! Code map (core pure, edges thin):
-//! - [`game`]: cards, deck, Proposition 1, one game's play. No I/O, no clock, no global RNG.
-//! - [`policy`]: the [`policy::Policy`] trait and one file per policy (greedy, hoarder, counter).
+//! Code map (core pure, edges thin). Each module may use only the modules listed after it;
+//! dependencies point one way, from the edges to the core:
+//! - [`game`]: cards, deck, Proposition 1, one game's play, and the interface a seat decides
+//!   through ([`game::Policy`], [`game::SeatView`]). Uses nothing else. No I/O, no clock, no
+//!   global RNG.
+//! - [`stats`]: Wilson intervals, chi-square, exact binomial tests, power, correlations,
+//!   logistic regression. Uses nothing else (pure numerics).
+//! - [`policy`]: implementations of [`game::Policy`] (greedy, hoarder, counter) and their
+//!   serialisable specifications. Uses `game`.
 //! - [`tournament`]: matchups, deal sources (the paper's .NET stream, ChaCha), parallel play,
-//!   the shard tables (Parquet) and their CSV export.
+//!   the shard tables (Parquet) and their CSV export. Uses `game`, `policy`.
+//! - [`results`]: the analysis results contract (what `results.json` holds and what figures and
+//!   the report read). Uses `policy`, `stats`.
+//! - [`analysis`]: shard counts (polars), study tests and the regression, assembled into
+//!   [`results`]. Uses `game`, `stats`, `results`.
+//! - [`plot`]: the figures (plotters). Uses `results`.
+//! - [`report`]: the paper's published figures, the scorecard, findings, provenance, the
+//!   templates' context and rendering. Uses `results`, `plot`, `policy`, `stats`; never
+//!   `pipeline` (the render stage adapts pipeline records into report types).
 //! - [`pipeline`]: `pipeline.toml` ([`pipeline::config::Config`]), jobs and stages, cache keys,
-//!   the content store, the lock file, the runner.
-//! - [`stats`]: Wilson intervals, chi-square, exact binomial tests, power, logistic regression.
-//! - [`plot`]: the figures (plotters).
-//! - [`report`]: results assembly, the scorecard against the paper, the templates' context.
-//! - `cli` (in the binary): argument parsing and exit codes.
+//!   the content store, the lock file, the runner. Uses everything above; nothing uses it.
+//! - `cli` (in the binary): argument parsing and exit codes. Uses the library only.
 //!
 //! Invariant of the whole crate: the same `pipeline.toml` gives byte-identical hashed outputs on
 //! any machine and any thread count.
@@ -22,5 +33,9 @@ pub mod pipeline;
 pub mod plot;
 pub mod policy;
 pub mod report;
+pub mod results;
 pub mod stats;
 pub mod tournament;
+
+#[cfg(test)]
+mod code_map;

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::study_tests::StudyTests;
-use crate::report::results::{Results, StudyResults, StudySettings, Table4};
+use crate::results::{Results, StudyResults, StudySettings, Table4};
 
 /// What the plot and render stages know about a study before reading its results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
 use super::shard_counts::ShardCounts;
-use crate::report::results::{Table4, Term};
+use crate::results::{Table4, Term};
 use crate::stats;
 
 /// Errors of the regression.

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::shard_counts::ShardCounts;
-use crate::report::results::{
+use crate::results::{
     BreakEven, BriscolaUse, Correlation, Figure2Bin, Figure2Panel, FolkCell, FolkTheorem,
     MatchupRate, Pairwise, PairwiseCell, Power, PowerCalc,
 };
@@ -72,7 +72,7 @@ fn wilson(
     s: u64,
     n: u64,
     conf: f64,
-) -> Result<crate::report::results::Interval, StudyTestError> {
+) -> Result<crate::results::Interval, StudyTestError> {
     stats::wilson(s, n, conf).map_err(|source| StudyTestError::Stats {
         what: what.to_string(),
         source,

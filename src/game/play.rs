@@ -5,8 +5,10 @@
 
 use super::card::{Card, Suit};
 use super::deck::Deck;
+use super::policy::Policy;
+use super::seat_rng::SeatRng;
+use super::seat_view::SeatView;
 use super::trick::leader_wins;
-use crate::policy::{Policy, SeatView};
 
 /// A seat at the table: G1 leads the first trick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -135,6 +137,7 @@ fn play_trick<L, F>(
     pf: &F,
     hl: &mut Hand,
     hf: &mut Hand,
+    (rl, rf): (&mut SeatRng, &mut SeatRng),
     t: &Table,
     pts: (u8, u8),
 ) -> (Card, Card)
@@ -156,19 +159,26 @@ where
             opp_points: pts.1,
         }
     }
-    let i = pl.choose(&view(hl, None, t, pts));
+    let i = pl.choose(&view(hl, None, t, pts), rl);
     let lead = hl.remove(i);
-    let j = pf.choose(&view(hf, Some(lead), t, (pts.1, pts.0)));
+    let j = pf.choose(&view(hf, Some(lead), t, (pts.1, pts.0)), rf);
     let follow = hf.remove(j);
     (lead, follow)
 }
 
 /// Play one game on `deck` with `p1` in seat G1 and `p2` in seat G2, reporting tricks to `sink`.
+/// `rngs` are the two seats' random streams for this game (G1's first).
 ///
 /// # Panics
 /// If a policy returns an index outside its hand (a bug in that policy).
 #[inline]
-pub fn play_game<P1, P2, S>(deck: &Deck, p1: &P1, p2: &P2, sink: &mut S) -> GameOutcome
+pub fn play_game<P1, P2, S>(
+    deck: &Deck,
+    p1: &P1,
+    p2: &P2,
+    rngs: &mut [SeatRng; 2],
+    sink: &mut S,
+) -> GameOutcome
 where
     P1: Policy + ?Sized,
     P2: Policy + ?Sized,
@@ -209,10 +219,11 @@ where
         // One call site per (leader seat, role): each policy is inlined knowing whether it
         // leads or follows, so its `match` on the table card folds away.
         let [h1, h2] = &mut hands;
+        let [r1, r2] = &mut *rngs;
         let (lead, follow) = if leader == 0 {
-            play_trick(p1, p2, h1, h2, &table, (points[0], points[1]))
+            play_trick(p1, p2, h1, h2, (r1, r2), &table, (points[0], points[1]))
         } else {
-            play_trick(p2, p1, h2, h1, &table, (points[1], points[0]))
+            play_trick(p2, p1, h2, h1, (r2, r1), &table, (points[1], points[0]))
         };
         let winner = if leader_wins(lead, follow, trump) {
             leader

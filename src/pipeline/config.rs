@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+pub use crate::report::ReportFormat;
 use serde::{Deserialize, Serialize};
 
 use crate::policy::{PolicyKind, PolicySpec, TieBreak};
@@ -177,16 +178,6 @@ pub struct RegressSection {
 pub struct PlotSection {
     /// Bins of Figure 2 with fewer games are omitted.
     pub min_games_per_bin: u64,
-}
-
-/// Report formats.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
-pub enum ReportFormat {
-    /// `report.html`, self-contained.
-    Html,
-    /// `report.md` with PNG figures.
-    Md,
 }
 
 /// `[render]`

@@ -27,6 +27,7 @@ pub mod publisher;
 pub mod run_cache;
 pub mod run_mutex;
 pub mod runner;
+pub mod stage_sources;
 pub mod stages;
 pub mod stat_cache;
 pub mod verify;

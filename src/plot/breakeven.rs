@@ -10,7 +10,7 @@ use plotters::prelude::*;
 use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
 use super::layout::matchup_label;
 use super::ticks::Ticks;
-use crate::report::results::StudyResults;
+use crate::results::StudyResults;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 const ROW: u32 = 30;

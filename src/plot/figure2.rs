@@ -11,7 +11,7 @@ use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
 use super::font::FAMILY;
 use super::layout::{matchup_label, policy_names};
 use super::ticks::Ticks;
-use crate::report::results::{Figure2Bin, StudyResults};
+use crate::results::{Figure2Bin, StudyResults};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Pixel size of one panel.

@@ -11,7 +11,7 @@ use plotters::prelude::*;
 use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
 use super::layout::matchup_label;
 use super::ticks::Ticks;
-use crate::report::results::StudyResults;
+use crate::results::StudyResults;
 
 const ROW: u32 = 30;
 const WIDTH: u32 = 760;

@@ -4,7 +4,7 @@
 //! Invariant: the order is the study's configured policy order, so every figure lays its panels
 //! out in the same row-major order as Table 3 and `results.json`.
 
-use crate::report::results::StudyResults;
+use crate::results::StudyResults;
 
 /// The policy names of `study`, in matchup order. Falls back to the order in which G1 policies
 /// appear in Table 3 when the settings list none.

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 
 use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
 use super::layout::policy_names;
-use crate::report::results::{MatchupRate, StudyResults};
+use crate::results::{MatchupRate, StudyResults};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 const CELL: (u32, u32) = (170, 70);

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 
 use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
 use super::ticks::Ticks;
-use crate::report::results::StudyResults;
+use crate::results::StudyResults;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 const HEIGHT: u32 = 340;

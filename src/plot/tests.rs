@@ -1,9 +1,9 @@
 //! Tests of the figures: the golden structure of Figure 2 and byte-for-byte determinism.
 //!
-//! Invariant: every test builds its data from `report::fixture`, never from files on disk.
+//! Invariant: every test builds its data from `results::fixture`, never from files on disk.
 
 use super::*;
-use crate::report::fixture;
+use crate::results::fixture;
 
 fn count(hay: &str, needle: &str) -> usize {
     hay.matches(needle).count()

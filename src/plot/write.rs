@@ -15,7 +15,7 @@ use super::figure2::Figure2;
 use super::folk_share::FolkShare;
 use super::table3_heatmap::Table3Heatmap;
 use super::table5_bars::Table5Bars;
-use crate::report::results::{Results, StudyResults};
+use crate::results::{Results, StudyResults};
 
 /// Which figure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

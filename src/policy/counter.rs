@@ -2,10 +2,11 @@
 //!
 //! Invariant: it only uses public information: the face-up card and cards of earlier tricks.
 
+use super::TieBreak;
 use super::hoarder::Hoarder;
 use super::order::{lead_key, stable_min};
-use super::{Policy, SeatView, TieBreak};
 use crate::game::Card;
+use crate::game::{Policy, SeatRng, SeatView};
 
 /// Per card id: the bit of its carico sibling (the Three for an Ace, the Ace for a Three), and 0
 /// for every other rank.
@@ -42,9 +43,9 @@ impl Counter {
 
 impl Policy for Counter {
     #[inline(always)]
-    fn choose(&self, v: &SeatView<'_>) -> usize {
+    fn choose(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> usize {
         if v.table.is_some() {
-            return self.hoarder.choose(v);
+            return self.hoarder.choose(v, rng);
         }
         // One stable minimum: trap Aces (key 0) before trap Threes (key 1), ties to hand order;
         // then the hoarder's leader rule (its keys are below 2^9, shifted above both).

@@ -2,8 +2,9 @@
 //!
 //! Invariant: as follower it never loses a trick it could win with a card in hand.
 
+use super::TieBreak;
 use super::order::{follow_key, lead_key, stable_min};
-use super::{Policy, SeatView, TieBreak};
+use crate::game::{Policy, SeatRng, SeatView};
 
 /// Greedy: leads its cheapest non-trump; follows with the cheapest in-suit winner, else the
 /// cheapest winning trump, else its cheapest card.
@@ -21,7 +22,7 @@ impl Greedy {
 
 impl Policy for Greedy {
     #[inline(always)]
-    fn choose(&self, v: &SeatView<'_>) -> usize {
+    fn choose(&self, v: &SeatView<'_>, _rng: &mut SeatRng) -> usize {
         match v.table {
             None => stable_min(v.hand, |c| lead_key(c, v.trump, self.tie)),
             Some(led) => stable_min(v.hand, |c| {

@@ -3,8 +3,9 @@
 //! Invariant: as follower it spends a trump on an off-suit lead only when the led card is worth
 //! at least `threshold` points (or when every card it holds is a trump).
 
+use super::TieBreak;
 use super::order::{follow_key, lead_key, stable_min};
-use super::{Policy, SeatView, TieBreak};
+use crate::game::{Policy, SeatRng, SeatView};
 
 /// Hoarder: leads its cheapest non-trump; follows with the cheapest in-suit winner, else (only on
 /// a led card worth `>= threshold`) the cheapest winning trump, else its cheapest non-trump.
@@ -35,7 +36,7 @@ impl Hoarder {
 
 impl Policy for Hoarder {
     #[inline(always)]
-    fn choose(&self, v: &SeatView<'_>) -> usize {
+    fn choose(&self, v: &SeatView<'_>, _rng: &mut SeatRng) -> usize {
         match v.table {
             None => self.lead(v),
             Some(led) => {

@@ -1,4 +1,5 @@
-//! Card-playing policies behind one trait, and their serialisable specifications.
+//! Card-playing policies: implementations of the engine's [`Policy`] interface (which lives in
+//! `crate::game`, re-exported here for convenience), and their serialisable specifications.
 //!
 //! Invariant: a policy decides from a [`SeatView`] only, which holds exactly what its seat may
 //! see; it returns an index into its own hand, so it can never play a card it does not hold.
@@ -10,21 +11,16 @@ mod counter;
 mod greedy;
 mod hoarder;
 mod order;
-mod seat_view;
+#[cfg(test)]
+mod props;
 
+pub use crate::game::{Policy, SeatRng, SeatView};
 pub use counter::Counter;
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
 pub use order::TieBreak;
-pub use seat_view::SeatView;
 
 use serde::{Deserialize, Serialize};
-
-/// A deterministic card-playing rule.
-pub trait Policy: Send + Sync {
-    /// Index into `view.hand` of the card to play. Must be `< view.hand.len()`.
-    fn choose(&self, view: &SeatView<'_>) -> usize;
-}
 
 /// Which rule a policy follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -110,11 +106,11 @@ pub enum AnyPolicy {
 
 impl Policy for AnyPolicy {
     #[inline(always)]
-    fn choose(&self, view: &SeatView<'_>) -> usize {
+    fn choose(&self, view: &SeatView<'_>, rng: &mut SeatRng) -> usize {
         match self {
-            AnyPolicy::Greedy(p) => p.choose(view),
-            AnyPolicy::Hoarder(p) => p.choose(view),
-            AnyPolicy::Counter(p) => p.choose(view),
+            AnyPolicy::Greedy(p) => p.choose(view, rng),
+            AnyPolicy::Hoarder(p) => p.choose(view, rng),
+            AnyPolicy::Counter(p) => p.choose(view, rng),
         }
     }
 }

@@ -6,8 +6,8 @@
 
 use serde::Serialize;
 
-use super::results::StudyResults;
 use crate::plot::policy_names;
+use crate::results::StudyResults;
 
 /// One unordered pair of policies: who beats whom, in both seats.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -247,7 +247,7 @@ impl Conclusions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixture;
+    use crate::results::fixture;
 
     #[test]
     fn paper_like_numbers_give_the_papers_chain() {

@@ -11,9 +11,9 @@ use super::error::RenderError;
 use super::findings::{Finding, findings};
 use super::provenance::Provenance;
 use super::published::Published;
-use super::results::{MatchupRate, Results, StudyResults};
 use super::scorecard::{ScoreInputs, Scorecard, StudyKind, Verdict, score};
 use crate::plot::policy_names;
+use crate::results::{MatchupRate, Results, StudyResults};
 
 /// One row of Table 3 (one G1 policy).
 #[derive(Clone, Debug, PartialEq, Serialize)]

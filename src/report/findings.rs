@@ -10,8 +10,8 @@ use serde::Serialize;
 use super::conclusions::Conclusions;
 use super::format::{fixed, signed, thousands};
 use super::published::Published;
-use super::results::{Results, StudyResults};
 use super::scorecard::{Scorecard, StudyKind, Verdict};
+use crate::results::{Results, StudyResults};
 
 /// A small table inside a finding.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -528,8 +528,8 @@ pub fn findings(results: &Results, cards: &[Scorecard], published: &Published) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixture;
     use crate::report::scorecard::{ScoreInputs, score};
+    use crate::results::fixture;
 
     #[test]
     fn fixture_gives_every_finding() {

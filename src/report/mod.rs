@@ -11,12 +11,11 @@ pub mod conclusions;
 pub mod context;
 pub mod error;
 pub mod findings;
-pub mod fixture;
 pub mod format;
 pub mod provenance;
 pub mod published;
 pub mod render;
-pub mod results;
+pub mod report_format;
 pub mod scorecard;
 
 pub use context::ReportContext;
@@ -24,6 +23,7 @@ pub use error::RenderError;
 pub use provenance::Provenance;
 pub use published::Published;
 pub use render::render_report;
+pub use report_format::ReportFormat;
 
 #[cfg(test)]
 mod tests;

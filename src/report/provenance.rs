@@ -5,13 +5,10 @@
 //! Invariant: nothing here changes from run to run of the same inputs: no wall-clock time, no
 //! absolute paths, no host names; jobs are listed in id order.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::published::Published;
-use super::results::Results;
-use crate::pipeline::job::AncestorInfo;
+use crate::results::Results;
 
 /// The compiler that built this binary (set by the build script), or a note saying it is
 /// unknown.
@@ -84,14 +81,14 @@ pub struct Provenance {
 
 impl Provenance {
     /// Assemble provenance from the configuration, the published figures, the results and the
-    /// render job's ancestors (`JobInputs::ancestors`).
+    /// render job's upstream jobs (the caller adapts its own job records; sorted here by id).
     pub fn new(
         config_path: &str,
         config_text: &str,
         published_path: &str,
         published: &Published,
         results: &Results,
-        ancestors: &BTreeMap<String, AncestorInfo>,
+        mut jobs: Vec<JobProvenance>,
     ) -> Provenance {
         let studies = results
             .studies
@@ -121,22 +118,7 @@ impl Provenance {
                     .collect(),
             })
             .collect();
-        let jobs = ancestors
-            .iter()
-            .map(|(id, a)| JobProvenance {
-                id: id.clone(),
-                stage: a.stage.as_str().to_string(),
-                key: a.key.clone(),
-                outputs: a
-                    .outputs
-                    .iter()
-                    .map(|(n, h)| OutputHash {
-                        name: n.clone(),
-                        sha256: h.clone(),
-                    })
-                    .collect(),
-            })
-            .collect();
+        jobs.sort_by(|a, b| a.id.cmp(&b.id));
         Provenance {
             config_path: config_path.to_string(),
             config_text: config_text.to_string(),

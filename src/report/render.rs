@@ -18,7 +18,7 @@ use serde::Deserialize;
 use super::context::ReportContext;
 use super::error::RenderError;
 use super::format;
-use crate::pipeline::config::ReportFormat;
+use super::report_format::ReportFormat;
 use crate::plot::{FigureFile, FigureKind};
 use crate::stats::p_value::PValue;
 

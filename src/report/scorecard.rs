@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::published::{Precision, PubValue, Published, PublishedEntry};
-use super::results::{Figure2Panel, StudyResults};
+use crate::results::{Figure2Panel, StudyResults};
 use crate::stats::p_value::PValue;
 
 /// A comparison's outcome.
@@ -1017,7 +1017,7 @@ pub fn score(study: &StudyResults, published: &Published, inputs: &ScoreInputs) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixture;
+    use crate::results::fixture;
 
     fn entry(key: &str, text: &str) -> PublishedEntry {
         let clean = text.replace('_', "");

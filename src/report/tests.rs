@@ -1,21 +1,20 @@
 //! Tests of the rendered report: the Markdown snapshot, escaping of hostile names, the
 //! self-containment of the HTML.
 //!
-//! Invariant: every test renders from `report::fixture` with fixed provenance, so snapshots do
+//! Invariant: every test renders from `results::fixture` with fixed provenance, so snapshots do
 //! not depend on the machine or the clock.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::context::ReportContext;
-use super::fixture;
 use super::provenance::Provenance;
+use super::provenance::{JobProvenance, OutputHash};
 use super::published::Published;
 use super::render::render_report;
-use super::results::Results;
-use crate::pipeline::config::ReportFormat;
-use crate::pipeline::job::{AncestorInfo, StageName};
+use super::report_format::ReportFormat;
 use crate::plot::write_figures;
+use crate::results::Results;
+use crate::results::fixture;
 
 fn templates() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("templates")
@@ -31,22 +30,22 @@ fn published() -> Published {
 
 fn context(results: &Results) -> ReportContext {
     let published = published();
-    let mut ancestors = BTreeMap::new();
-    ancestors.insert(
-        "test/paper".to_string(),
-        AncestorInfo {
-            stage: StageName::Test,
-            key: "ab".repeat(32),
-            outputs: BTreeMap::from([("results.json".to_string(), "cd".repeat(32))]),
-        },
-    );
+    let ancestors = vec![JobProvenance {
+        id: "test/paper".to_string(),
+        stage: "test".to_string(),
+        key: "ab".repeat(32),
+        outputs: vec![OutputHash {
+            name: "results.json".to_string(),
+            sha256: "cd".repeat(32),
+        }],
+    }];
     let mut prov = Provenance::new(
         "pipeline.toml",
         "[study]\ntitle = \"fixture\"\n",
         "templates/published.toml",
         &published,
         results,
-        &ancestors,
+        ancestors,
     );
     prov.rustc_version = "rustc (fixture)".into();
     ReportContext::build("Fixture report", results, &published, 50, prov).unwrap()

@@ -5,7 +5,7 @@
 //! Invariant: 0 <= lo <= rate <= hi <= 1, with lo = 0 exactly at 0 successes and hi = 1 exactly
 //! at n successes.
 
-use crate::report::results::Interval;
+use super::interval::Interval;
 use crate::stats::error::StatsError;
 use crate::stats::normal_tail::z_critical;
 

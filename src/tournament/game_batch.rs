@@ -1,12 +1,13 @@
 //! A batch of games played in parallel: decks in, outcomes and tricks out, in game order.
 //!
 //! Invariant: the result is identical for any number of rayon threads (each game is a pure
-//! function of its deck; results are collected in deck order).
+//! function of its deck and its seats' streams, keyed by the game's index; results are
+//! collected in deck order).
 
 use rayon::prelude::*;
 
-use crate::game::{Deck, GameOutcome, TrickRecord, play_game};
-use crate::policy::{AnyPolicy, PairWork, Policy};
+use crate::game::{Deck, GameOutcome, Policy, SeatRng, TrickRecord, play_game};
+use crate::policy::{AnyPolicy, PairWork};
 
 /// One game's outcome and its 20 tricks.
 #[derive(Clone, Copy, Debug)]
@@ -17,46 +18,77 @@ pub struct PlayedGame {
     pub tricks: [TrickRecord; 20],
 }
 
-struct Batch<'a>(&'a [Deck]);
-struct Outcomes<'a>(&'a [Deck]);
+/// Where a batch sits in its matchup: the index of its first deck (0-based) and the two seats'
+/// stream keys (see [`super::seat_keys`]).
+#[derive(Clone, Copy, Debug)]
+pub struct BatchStreams<'k> {
+    /// Index in the matchup of the batch's first game.
+    pub first_game: u64,
+    /// G1's and G2's stream keys.
+    pub keys: &'k [[u8; 32]; 2],
+}
+
+impl BatchStreams<'_> {
+    /// The seats' streams for game `i` of the batch.
+    #[inline]
+    fn rngs(&self, i: usize) -> [SeatRng; 2] {
+        let g = self.first_game + i as u64;
+        [SeatRng::new(self.keys[0], g), SeatRng::new(self.keys[1], g)]
+    }
+}
+
+struct Batch<'a>(&'a [Deck], BatchStreams<'a>);
+struct Outcomes<'a>(&'a [Deck], BatchStreams<'a>);
 
 impl PairWork for Batch<'_> {
     type Output = Vec<PlayedGame>;
     fn run<P1: Policy, P2: Policy>(self, p1: &P1, p2: &P2) -> Vec<PlayedGame> {
-        play_batch_generic(self.0, p1, p2)
+        play_batch_generic(self.0, self.1, p1, p2)
     }
 }
 
 impl PairWork for Outcomes<'_> {
     type Output = Vec<GameOutcome>;
     fn run<P1: Policy, P2: Policy>(self, p1: &P1, p2: &P2) -> Vec<GameOutcome> {
-        play_outcomes_generic(self.0, p1, p2)
+        play_outcomes_generic(self.0, self.1, p1, p2)
     }
 }
 
 /// Play every deck with `p1` as G1 and `p2` as G2, in parallel, keeping the tricks.
-pub fn play_batch(decks: &[Deck], p1: &AnyPolicy, p2: &AnyPolicy) -> Vec<PlayedGame> {
-    AnyPolicy::with_pair(p1, p2, Batch(decks))
+pub fn play_batch(
+    decks: &[Deck],
+    streams: BatchStreams<'_>,
+    p1: &AnyPolicy,
+    p2: &AnyPolicy,
+) -> Vec<PlayedGame> {
+    AnyPolicy::with_pair(p1, p2, Batch(decks, streams))
 }
 
 /// Play every deck keeping only the outcomes (the bare engine).
-pub fn play_outcomes(decks: &[Deck], p1: &AnyPolicy, p2: &AnyPolicy) -> Vec<GameOutcome> {
-    AnyPolicy::with_pair(p1, p2, Outcomes(decks))
+pub fn play_outcomes(
+    decks: &[Deck],
+    streams: BatchStreams<'_>,
+    p1: &AnyPolicy,
+    p2: &AnyPolicy,
+) -> Vec<GameOutcome> {
+    AnyPolicy::with_pair(p1, p2, Outcomes(decks, streams))
 }
 
 /// [`play_batch`] for any policy types.
 pub fn play_batch_generic<P1: Policy, P2: Policy>(
     decks: &[Deck],
+    streams: BatchStreams<'_>,
     p1: &P1,
     p2: &P2,
 ) -> Vec<PlayedGame> {
     decks
         .par_iter()
+        .enumerate()
         .with_min_len(512)
-        .map(|d| {
+        .map(|(i, d)| {
             let mut tricks = [None; 20];
             let mut n = 0usize;
-            let outcome = play_game(d, p1, p2, &mut |t: &TrickRecord| {
+            let outcome = play_game(d, p1, p2, &mut streams.rngs(i), &mut |t: &TrickRecord| {
                 tricks[n] = Some(*t);
                 n += 1;
             });
@@ -71,12 +103,14 @@ pub fn play_batch_generic<P1: Policy, P2: Policy>(
 /// [`play_outcomes`] for any policy types.
 pub fn play_outcomes_generic<P1: Policy, P2: Policy>(
     decks: &[Deck],
+    streams: BatchStreams<'_>,
     p1: &P1,
     p2: &P2,
 ) -> Vec<GameOutcome> {
     decks
         .par_iter()
+        .enumerate()
         .with_min_len(512)
-        .map(|d| play_game(d, p1, p2, &mut crate::game::NoTricks))
+        .map(|(i, d)| play_game(d, p1, p2, &mut streams.rngs(i), &mut crate::game::NoTricks))
         .collect()
 }

@@ -10,6 +10,7 @@ mod dotnet_random;
 mod export;
 mod game_batch;
 mod matchup;
+mod seat_streams;
 mod shard;
 mod shard_tables;
 mod tournament_run;
@@ -21,9 +22,10 @@ pub use export::{
     strategy_name,
 };
 pub use game_batch::{
-    PlayedGame, play_batch, play_batch_generic, play_outcomes, play_outcomes_generic,
+    BatchStreams, PlayedGame, play_batch, play_batch_generic, play_outcomes, play_outcomes_generic,
 };
 pub use matchup::Matchup;
+pub use seat_streams::{seat_key, seat_keys};
 pub use shard::{
     CHUNK_GAMES, GAMES_FILE, SHARD_FILE, ShardError, ShardSpec, ShardSummary, TRICKS_FILE,
 };

@@ -10,7 +10,8 @@ use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::deal_source::{DealSourceKind, DealStream};
-use super::game_batch::play_batch;
+use super::game_batch::{BatchStreams, play_batch};
+use super::seat_streams::seat_keys;
 use super::shard_tables::{game_frame, trick_frame};
 use crate::policy::PolicySpec;
 
@@ -125,6 +126,7 @@ impl ShardSpec {
         // writer in order through a bounded channel, so the files do not depend on timing.
         let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(1);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
+        let keys = seat_keys(self.seed, g1_name, g2_name);
         let written = std::thread::scope(|scope| -> Result<(), ShardError> {
             let writer = scope.spawn(|| -> Result<(), ShardError> {
                 for (first_id, played) in rx {
@@ -150,7 +152,11 @@ impl ShardSpec {
                 let n = (self.games - done).min(CHUNK_GAMES as u64) as usize;
                 let mut decks = Vec::with_capacity(n);
                 stream.next_chunk(n, &mut decks);
-                let played = play_batch(&decks, &p1, &p2);
+                let streams = BatchStreams {
+                    first_game: done,
+                    keys: &keys,
+                };
+                let played = play_batch(&decks, streams, &p1, &p2);
                 for g in &played {
                     match g.outcome.winner() {
                         None => ties += 1,

@@ -6,7 +6,7 @@ use crate::analysis::results_assembly::{StudyMeta, results, study_results};
 use crate::pipeline::config::Config;
 use crate::pipeline::job::{Job, JobInputs, StageName};
 use crate::report::published::Published;
-use crate::report::results::Results;
+use crate::results::Results;
 
 use super::read_json;
 
@@ -20,7 +20,7 @@ pub fn metas(cfg: &Config) -> Vec<StudyMeta> {
         .map(|s| StudyMeta {
             name: s.name.clone(),
             label: s.label.clone(),
-            settings: crate::report::results::StudySettings {
+            settings: crate::results::StudySettings {
                 deal_source: s.deal_source.as_str().to_string(),
                 seed: s.seed,
                 games_requested: s.games_requested(),

@@ -61,7 +61,7 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
                 &published_path,
                 &published,
                 &results,
-                &inputs.ancestors,
+                job_provenance(&inputs.ancestors),
             );
             let ctx = ReportContext::build(&title, &results, &published, min_bin, prov)?;
             let figures = crate::plot::figure_files(&results);
@@ -85,4 +85,27 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
             Ok(())
         }),
     }
+}
+
+/// The report's view of the render job's ancestors (the report knows no pipeline type).
+fn job_provenance(
+    ancestors: &std::collections::BTreeMap<String, crate::pipeline::job::AncestorInfo>,
+) -> Vec<crate::report::provenance::JobProvenance> {
+    use crate::report::provenance::{JobProvenance, OutputHash};
+    ancestors
+        .iter()
+        .map(|(id, a)| JobProvenance {
+            id: id.clone(),
+            stage: a.stage.as_str().to_string(),
+            key: a.key.clone(),
+            outputs: a
+                .outputs
+                .iter()
+                .map(|(n, h)| OutputHash {
+                    name: n.clone(),
+                    sha256: h.clone(),
+                })
+                .collect(),
+        })
+        .collect()
 }

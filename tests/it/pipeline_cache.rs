@@ -1,10 +1,8 @@
 //! The runner through the real binary: caching, invalidation with reasons, early cutoff, the
 //! lock's reproducibility check, corruption, interrupted runs and concurrent runs.
 //!
-//! Uses a small `chacha` study (see `common::BASE_CONFIG`): 9 simulate shards, 9 aggregates,
+//! Uses a small `chacha` study (see `crate::common::BASE_CONFIG`): 9 simulate shards, 9 aggregates,
 //! test, regress, plot and render. No assertion depends on timing.
-
-mod common;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -13,7 +11,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Stdio;
 
-use common::*;
+use crate::common::*;
 
 const POLICIES: [&str; 3] = ["greedy", "hoarder", "counter"];
 

@@ -2,7 +2,7 @@
 //!
 //! Invariant: nothing in a [`SeatView`] reveals the opponent's hand or the order of the stock.
 
-use crate::game::{Card, Suit};
+use super::card::{Card, Suit};
 
 /// The information available to the player about to play.
 #[derive(Clone, Copy, Debug)]

@@ -6,10 +6,8 @@
 //! a small run, and byte-identical output files under 1 and 2 rayon threads for both deal
 //! sources at a size spanning more than one engine chunk per shard.
 
-mod common;
-
+use crate::common::*;
 use briscola::tournament::{CHUNK_GAMES, MANIFEST_FILE, read_manifest};
-use common::*;
 
 /// One invalid invocation: extra arguments (before `--out`) and substrings stderr must contain.
 struct Bad {

@@ -7,9 +7,7 @@
 //! figures as data; identical to the repository's templates/published.toml), section named at
 //! each table. Run in release: `cargo test --release --test paper_study`.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 /// The committed study file with every `[variants.*]` section removed.

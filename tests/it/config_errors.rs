@@ -1,9 +1,7 @@
 //! Malformed `pipeline.toml` files: each must exit 2 with a one-paragraph message naming the
 //! file, the line and column, and the field, and must never panic. Runs the real binary.
 
-mod common;
-
-use common::{BASE_CONFIG, assert_exit, briscola, stderr, study};
+use crate::common::{BASE_CONFIG, assert_exit, briscola, stderr, study};
 
 /// One malformed config: how to break the base config, the field the error must name, and a
 /// substring of the line the error must point at (if the offending key is present).

@@ -6,7 +6,7 @@
 //! Invariant: the same arguments give the same `Results`, bit for bit (no randomness, no clock).
 
 use crate::policy::{PolicyKind, PolicySpec, TieBreak};
-use crate::report::results::*;
+use crate::results::*;
 use crate::stats::p_value::PValue;
 
 /// The paper's Table 3 rate for a pair of the paper's policy names.

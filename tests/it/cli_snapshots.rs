@@ -6,9 +6,7 @@
 //! directory and a relative `--config`, so no temp path is printed; the one timing printed (the
 //! summary line's elapsed seconds, e.g. `0.00s`) is redacted to `[elapsed]`.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// Replace a line-final elapsed time (`<digits>.<digits>s`) with `[elapsed]`.
 fn redact_timings(text: &str) -> String {

@@ -3,7 +3,7 @@
 
 use briscola::game::Seat;
 use briscola::policy::{PolicyKind, PolicySpec, TieBreak};
-use briscola::tournament::{DealStream, Matchup, play_outcomes};
+use briscola::tournament::{BatchStreams, DealStream, Matchup, play_outcomes, seat_keys};
 
 #[derive(Default, Debug, PartialEq)]
 struct Totals {
@@ -26,7 +26,12 @@ fn replay(tie: TieBreak) -> Totals {
     for m in Matchup::all(&policies) {
         let mut decks = Vec::new();
         stream.next_chunk(per, &mut decks);
-        let outs = play_outcomes(&decks, &m.g1.build(), &m.g2.build());
+        let keys = seat_keys(42, &m.g1.name, &m.g2.name);
+        let streams = BatchStreams {
+            first_game: 0,
+            keys: &keys,
+        };
+        let outs = play_outcomes(&decks, streams, &m.g1.build(), &m.g2.build());
         for o in outs {
             t.games += 1;
             t.trumps_played[m.index / 3] += o.trumps_played[0] as u64;

@@ -5,15 +5,13 @@
 //! Invariant: skips (with a message saying why) when `/usr/bin/chromium` is absent; never
 //! touches the network or the user's browser profile (a fresh profile directory per run).
 
-mod common;
-
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use briscola::pipeline::config::ReportFormat;
 use briscola::plot::write_figures;
-use briscola::report::{Provenance, Published, ReportContext, fixture, render_report};
+use briscola::report::ReportFormat;
+use briscola::report::{Provenance, Published, ReportContext, render_report};
+use briscola::results::fixture;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -29,7 +27,7 @@ fn render_fixture(dir: &Path) -> PathBuf {
         "templates/published.toml",
         &published,
         &results,
-        &BTreeMap::new(),
+        Vec::new(),
     );
     let ctx = ReportContext::build("Browser fixture", &results, &published, 50, prov).unwrap();
     let out = dir.join("out");
@@ -188,9 +186,9 @@ fn pipeline_report_renders_in_headless_chromium() {
         );
         return;
     }
-    // The real binary, the real stages: a small chacha study (common::BASE_CONFIG).
-    let dir = common::study(common::BASE_CONFIG);
-    common::assert_exit(&common::briscola(&["run"], dir.path()), 0);
+    // The real binary, the real stages: a small chacha study (crate::common::BASE_CONFIG).
+    let dir = crate::common::study(crate::common::BASE_CONFIG);
+    crate::common::assert_exit(&crate::common::briscola(&["run"], dir.path()), 0);
     let html_path = dir.path().join("outputs/report.html");
     let html = std::fs::read_to_string(&html_path).unwrap();
     for bad in [

@@ -7,6 +7,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::policy::PolicySpec;
+pub mod fixture;
+
+pub use crate::stats::Interval;
 use crate::stats::p_value::PValue;
 
 /// Every study's results; the first study is the main one ("paper").
@@ -60,17 +63,6 @@ pub struct StudyResults {
     pub correlations: Vec<Correlation>,
     /// Where G1's win rate crosses 0.5, per matchup.
     pub breakeven: Vec<BreakEven>,
-}
-
-/// A proportion with its confidence interval.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Interval {
-    /// Point estimate.
-    pub rate: f64,
-    /// Lower bound.
-    pub lo: f64,
-    /// Upper bound.
-    pub hi: f64,
 }
 
 /// One cell of Table 3.

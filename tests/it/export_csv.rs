@@ -8,14 +8,12 @@
 //! briscola count is checked against the deal. Also: the game table as CSV, both tables as
 //! Parquet (read back with polars), export from a pipeline study, and the error paths.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use crate::common::*;
 use briscola::game::Deck;
 use briscola::tournament::{DotNetRandom, TRICK_CSV_HEADER};
-use common::*;
 use polars::prelude::*;
 
 /// The header, copied from released-simulator.md ("Its trick-level CSV").

@@ -6,7 +6,7 @@
 mod tests {
     use proptest::prelude::*;
 
-    use crate::game::{Card, Deck, Seat, TrickRecord, play_game};
+    use crate::game::{Card, Deck, Seat, SeatRng, TrickRecord, play_game};
     use crate::policy::{Policy, PolicyKind, PolicySpec, SeatView, TieBreak};
 
     /// Wraps a policy and records every decision's hand, to check it plays what it holds and
@@ -14,14 +14,19 @@ mod tests {
     /// One decision: the hand, the chosen index, the stock size and the trick number.
     type Decision = (Vec<Card>, usize, u8, u8);
 
+    /// Fixed seat streams (the paper's policies never draw from them).
+    fn rngs() -> [SeatRng; 2] {
+        [SeatRng::new([1; 32], 0), SeatRng::new([2; 32], 0)]
+    }
+
     struct Watch<P> {
         inner: P,
         log: std::sync::Mutex<Vec<Decision>>,
     }
 
     impl<P: Policy> Policy for Watch<P> {
-        fn choose(&self, v: &SeatView<'_>) -> usize {
-            let i = self.inner.choose(v);
+        fn choose(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> usize {
+            let i = self.inner.choose(v, rng);
             self.log
                 .lock()
                 .unwrap()
@@ -63,7 +68,7 @@ mod tests {
             let p1 = Watch { inner: a.build(), log: Default::default() };
             let p2 = Watch { inner: b.build(), log: Default::default() };
             let mut tricks: Vec<TrickRecord> = Vec::new();
-            let out = play_game(&deck, &p1, &p2, &mut |t: &TrickRecord| tricks.push(*t));
+            let out = play_game(&deck, &p1, &p2, &mut rngs(), &mut |t: &TrickRecord| tricks.push(*t));
             prop_assert_eq!(tricks.len(), 20);
             let mut seen = 0u64;
             for t in &tricks {
@@ -116,7 +121,7 @@ mod tests {
             inner: p,
             log: Default::default(),
         };
-        play_game(&deck, &w, &w, &mut crate::game::NoTricks);
+        play_game(&deck, &w, &w, &mut rngs(), &mut crate::game::NoTricks);
         let log = w.log.lock().unwrap();
         assert_eq!(log.len(), 40);
         for (hand, _, _, trick) in log.iter() {

@@ -1,6 +1,8 @@
 //! Shared helpers for the integration tests: run the real `briscola` binary in a directory,
 //! write config files, and read its per-job report lines.
-#![allow(dead_code)]
+//!
+//! Invariant: every helper works in a directory the caller owns (a fresh temporary directory
+//! from [`study`]), never in the checkout.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -1,0 +1,37 @@
+//! The keys of the seats' random streams ([`crate::game::SeatRng`]): one per (study seed, policy
+//! name, seat), with the game's index in its matchup as the ChaCha stream number.
+//!
+//! Invariant: a seat's stream depends on the seed, its policy's name, its seat and the game's
+//! index only, never on the deal source, the opponent, the chunking or the thread count; it is
+//! disjoint from the deal streams (a different domain string), so a randomised study deals
+//! exactly the games of its deterministic twin.
+
+use sha2::{Digest, Sha256};
+
+use crate::game::Seat;
+
+/// The key of `policy`'s stream in `seat` under `seed`.
+///
+/// ```
+/// use briscola::game::Seat;
+/// use briscola::tournament::seat_key;
+/// assert_eq!(seat_key(42, "greedy", Seat::G1), seat_key(42, "greedy", Seat::G1));
+/// assert_ne!(seat_key(42, "greedy", Seat::G1), seat_key(42, "greedy", Seat::G2));
+/// ```
+pub fn seat_key(seed: i64, policy: &str, seat: Seat) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"briscola/seat-rng/v1\0");
+    h.update(seed.to_le_bytes());
+    h.update((policy.len() as u64).to_le_bytes());
+    h.update(policy.as_bytes());
+    h.update([match seat {
+        Seat::G1 => 1u8,
+        Seat::G2 => 2u8,
+    }]);
+    h.finalize().into()
+}
+
+/// Both seats' keys for a matchup, G1's first.
+pub fn seat_keys(seed: i64, g1: &str, g2: &str) -> [[u8; 32]; 2] {
+    [seat_key(seed, g1, Seat::G1), seat_key(seed, g2, Seat::G2)]
+}

@@ -1,0 +1,17 @@
+//! The integration tests, as one test binary (one link step against polars instead of one per
+//! file): each module is a feature area, driven through the real `briscola` binary or the public
+//! library API.
+//!
+//! Invariant: every module uses the shared helpers in [`common`] to run the binary, so each test
+//! works in its own temporary directory and never touches the checkout's `outputs/`.
+
+mod common;
+
+mod cli_simulate;
+mod cli_snapshots;
+mod config_errors;
+mod export_csv;
+mod paper_study;
+mod pipeline_cache;
+mod replay_paper;
+mod report_browser;
