@@ -105,6 +105,12 @@ pub enum Command {
     /// Export a tournament's trick log or game table as CSV or Parquet.
     #[command(after_help = EXIT_CODES)]
     Export(crate::cli_tournament::ExportArgs),
+    /// Play a game against a policy in the terminal (or from --moves); saves a game record.
+    #[command(after_help = EXIT_CODES)]
+    Play(crate::cli_play::PlayArgs),
+    /// Show a study's game or a saved record trick by trick, with the rule behind each play.
+    #[command(after_help = EXIT_CODES)]
+    Replay(crate::cli_play::ReplayArgs),
 }
 
 /// `--config`
@@ -216,6 +222,8 @@ pub fn execute(cli: Cli) -> Exit {
         Command::Gc(a) => cmd_gc(a),
         Command::Simulate(a) => return crate::cli_tournament::simulate(a),
         Command::Export(a) => return crate::cli_tournament::export(a),
+        Command::Play(a) => return crate::cli_play::play(a),
+        Command::Replay(a) => return crate::cli_play::replay(a),
     };
     match result {
         Ok(code) => code,
