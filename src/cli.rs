@@ -109,6 +109,12 @@ pub enum Command {
     /// Export a tournament's trick log or game table as CSV or Parquet.
     #[command(after_help = EXIT_CODES)]
     Export(crate::cli_tournament::ExportArgs),
+    /// Play a game against a policy in the terminal (or from --moves); saves a game record.
+    #[command(after_help = EXIT_CODES)]
+    Play(crate::cli_play::PlayArgs),
+    /// Show a study's game or a saved record trick by trick, with the rule behind each play.
+    #[command(after_help = EXIT_CODES)]
+    Replay(crate::cli_play::ReplayArgs),
     /// One job of the plan (what the Slurm executor runs on a node).
     #[command(subcommand)]
     Job(JobCommand),
@@ -260,6 +266,8 @@ pub fn execute(cli: Cli) -> Exit {
         Command::Simulate(a) => return crate::cli_tournament::simulate(a),
         Command::Export(a) => return crate::cli_tournament::export(a),
         Command::Job(JobCommand::Run(a)) => cmd_job_run(a),
+        Command::Play(a) => return crate::cli_play::play(a),
+        Command::Replay(a) => return crate::cli_play::replay(a),
     };
     match result {
         Ok(code) => code,
