@@ -136,7 +136,9 @@ fn u8s(df: &DataFrame, name: &str, path: &Path) -> Result<Vec<u8>, ExportError> 
 }
 
 /// Columns of the exported game table, in order (CSV and Parquet alike).
-pub const EXPORT_GAME_COLUMNS: [&str; 13] = [
+/// The shard's `trumps_played_g1/g2` are left out: they equal `briscole_g1/g2` by construction
+/// (every card held is played) and nothing reads them.
+pub const EXPORT_GAME_COLUMNS: [&str; 11] = [
     "game_id",
     "match_id",
     "g1_policy",
@@ -148,8 +150,6 @@ pub const EXPORT_GAME_COLUMNS: [&str; 13] = [
     "points_g2",
     "briscole_g1",
     "briscole_g2",
-    "trumps_played_g1",
-    "trumps_played_g2",
 ];
 
 /// Columns of the exported trick table (Parquet), in order: the released CSV's columns, in its
