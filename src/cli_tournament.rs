@@ -243,7 +243,7 @@ fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
 pub fn simulate(a: SimulateArgs) -> Result<Exit, CliError> {
     let spec = simulate_spec(&a)?;
     let out = &a.out;
-    let state = out_state(out).map_err(|e| usage(format!("--out {}: {e}", out.display())))?;
+    let state = out_state(out).map_err(|e| usage(format!("--out {e}")))?;
     if state == OutState::NonEmpty && !a.force {
         return Err(usage(format!(
             "--out {}: the directory is not empty; name a new or empty directory, or give --force to replace it (atomically, once the new tournament is complete)",
