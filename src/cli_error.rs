@@ -5,6 +5,7 @@
 //! nothing the binary prints can panic on a closed stdout or stderr (`briscola status | head -1`).
 
 use briscola::pipeline::config::ConfigError;
+use briscola::pipeline::job_command::JobRunError;
 use briscola::pipeline::lock_file::LockError;
 use briscola::pipeline::plan::PlanError;
 use briscola::pipeline::run_mutex::RunMutexError;
@@ -78,6 +79,9 @@ pub enum CliError {
     /// The outputs lock.
     #[error(transparent)]
     Mutex(#[from] RunMutexError),
+    /// `briscola job run`.
+    #[error(transparent)]
+    Job(#[from] JobRunError),
     /// An export.
     #[error(transparent)]
     Export(#[from] ExportError),
@@ -94,6 +98,7 @@ impl CliError {
     pub fn exit(&self) -> Exit {
         match self {
             CliError::Config(_) | CliError::Plan(_) | CliError::Usage(_) => Exit::BadInput,
+            CliError::Job(JobRunError::UnknownJob { .. }) => Exit::BadInput,
             CliError::Run(RunError::Mutex(RunMutexError::Held { .. }))
             | CliError::Mutex(RunMutexError::Held { .. }) => Exit::Busy,
             CliError::Run(RunError::Lock(LockError::Parse { .. })) => Exit::BadInput,
