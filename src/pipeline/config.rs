@@ -12,11 +12,10 @@ use serde::{Deserialize, Serialize};
 use crate::policy::{PolicyKind, PolicySpec, TieBreak};
 use crate::tournament::DealSourceKind;
 
-/// Largest number of games one study may request.
-pub const MAX_GAMES: u64 = 1_000_000_000;
+pub use crate::tournament::MAX_GAMES;
+use crate::tournament::{GamesProblem, per_matchup_problem, total_games_problem};
 
-/// Largest allowed overtrump threshold, in points (12 and above mean "never overtrump").
-pub const MAX_THRESHOLD: u8 = 22;
+pub use crate::policy::MAX_THRESHOLD;
 
 /// Errors reading or validating a configuration file. Every variant names the file; the
 /// others also name the line and column (1-based) and the dotted field, and say what is valid.
@@ -561,7 +560,7 @@ impl Config {
             kind: p.kind,
             threshold: match p.kind {
                 PolicyKind::Greedy => 0,
-                _ => p.threshold.unwrap_or(10),
+                _ => p.threshold.unwrap_or(p.kind.default_threshold()),
             },
             tie_break: tie_override.or(p.tie_break).unwrap_or(TieBreak::AsReleased),
         }
@@ -636,53 +635,51 @@ fn check_name(name: &str) -> Result<(), String> {
 fn check_count(g: GameCount, k: usize, section: &str) -> Result<(), (String, String)> {
     match g {
         GameCount::Total(n) => check_games(n, k).map_err(|m| (format!("{section}.games"), m)),
-        GameCount::PerMatchup(p) => {
-            let cells = (k * k) as u64;
-            if p == 0 {
-                Err((
-                    format!("{section}.games_per_matchup"),
-                    "0 games per matchup; use at least 1".into(),
-                ))
-            } else if p.saturating_mul(cells) > MAX_GAMES {
-                Err((
-                    format!("{section}.games_per_matchup"),
-                    format!(
-                        "{p} games per matchup over {cells} matchups is more than the limit of {MAX_GAMES} games"
-                    ),
-                ))
-            } else {
-                Ok(())
-            }
-        }
+        GameCount::PerMatchup(p) => match per_matchup_problem(p, k) {
+            None => Ok(()),
+            Some(GamesProblem::ZeroPerMatchup) => Err((
+                format!("{section}.games_per_matchup"),
+                "0 games per matchup; use at least 1".into(),
+            )),
+            Some(
+                GamesProblem::AboveLimit { cells } | GamesProblem::FewerThanMatchups { cells },
+            ) => Err((
+                format!("{section}.games_per_matchup"),
+                format!(
+                    "{p} games per matchup over {cells} matchups is more than the limit of {MAX_GAMES} games"
+                ),
+            )),
+        },
     }
 }
 
 fn check_games(games: u64, k: usize) -> Result<(), String> {
-    let cells = (k * k) as u64;
-    if games < cells {
-        return Err(format!(
-            "{games} games is fewer than one per ordered matchup; {k} policies make {cells} ordered matchups, so use at least {cells} (and at most {MAX_GAMES})"
-        ));
-    }
-    if games > MAX_GAMES {
-        return Err(format!(
+    match total_games_problem(games, k) {
+        None => Ok(()),
+        Some(GamesProblem::AboveLimit { cells }) => Err(format!(
             "{games} games is more than the limit of {MAX_GAMES}; use {cells} to {MAX_GAMES}"
-        ));
+        )),
+        Some(GamesProblem::FewerThanMatchups { .. } | GamesProblem::ZeroPerMatchup) => {
+            let cells = k * k;
+            Err(format!(
+                "{games} games is fewer than one per ordered matchup; {k} policies make {cells} ordered matchups, so use at least {cells} (and at most {MAX_GAMES})"
+            ))
+        }
     }
-    Ok(())
 }
 
 fn check_seed(ds: DealSourceKind, seed: i64) -> Result<(), String> {
-    match ds {
-        DealSourceKind::DotnetReplay if seed < i32::MIN as i64 || seed > i32::MAX as i64 => {
-            Err(format!(
-                "{seed} is not a .NET int; with deal_source = \"dotnet-replay\" the seed must lie in -2147483648..=2147483647 (or use deal_source = \"chacha\")"
-            ))
-        }
-        DealSourceKind::Chacha if seed < 0 => Err(format!(
-            "{seed} is negative; with deal_source = \"chacha\" the seed must lie in 0..=9223372036854775807"
+    match ds.seed_problem(seed) {
+        None => Ok(()),
+        Some(problem) => Err(format!(
+            "{seed} {problem}; with deal_source = \"{}\" the seed must lie in {}{}",
+            ds.as_str(),
+            ds.seed_range_text(),
+            match ds {
+                DealSourceKind::DotnetReplay => " (or use deal_source = \"chacha\")",
+                DealSourceKind::Chacha => "",
+            }
         )),
-        _ => Ok(()),
     }
 }
 

@@ -88,6 +88,22 @@ impl Layout {
         }
     }
 
+    /// Where the simulate job of `study`'s matchup `slug` publishes, relative to `outputs/`
+    /// (`<study>/simulate/<g1>-vs-<g2>`).
+    pub fn shard_publish(study: &str, slug: &str) -> String {
+        format!("{study}/simulate/{slug}")
+    }
+
+    /// Where `study`'s test and regress jobs publish their tables, relative to `outputs/`.
+    pub fn tables_publish(study: &str) -> String {
+        format!("tables/{study}")
+    }
+
+    /// The published directory of `study`'s matchup `slug` (its games and tricks tables).
+    pub fn shard_dir(&self, study: &str, slug: &str) -> PathBuf {
+        self.resolve(&Layout::shard_publish(study, slug))
+    }
+
     /// A path relative to `outputs/` with `/` separators, as stored in records.
     pub fn published_rel(publish: &str, name: &str) -> String {
         if publish.is_empty() {

@@ -24,6 +24,13 @@ pub use order::TieBreak;
 
 use serde::{Deserialize, Serialize};
 
+/// The overtrump threshold of hoarder and counter when none is given, in points (the paper's).
+pub const DEFAULT_THRESHOLD: u8 = 10;
+
+/// Largest allowed overtrump threshold, in points (a led card is worth at most 11, so 12 and
+/// above mean "never overtrump").
+pub const MAX_THRESHOLD: u8 = 22;
+
 /// Which rule a policy follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -43,6 +50,22 @@ impl PolicyKind {
             PolicyKind::Greedy => "greedy",
             PolicyKind::Hoarder => "hoarder",
             PolicyKind::Counter => "counter",
+        }
+    }
+
+    /// Parse a kind's name (`greedy`, `hoarder`, `counter`).
+    pub fn parse(name: &str) -> Option<PolicyKind> {
+        [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter]
+            .into_iter()
+            .find(|k| k.as_str() == name)
+    }
+
+    /// The threshold a policy of this kind has when none is given: 0 for greedy (it has none),
+    /// [`DEFAULT_THRESHOLD`] otherwise.
+    pub const fn default_threshold(self) -> u8 {
+        match self {
+            PolicyKind::Greedy => 0,
+            _ => DEFAULT_THRESHOLD,
         }
     }
 
@@ -72,15 +95,10 @@ pub struct PolicySpec {
 impl PolicySpec {
     /// The paper's policy of `kind` with default parameters, named after its kind.
     pub fn paper(kind: PolicyKind, tie_break: TieBreak) -> PolicySpec {
-        let name = match kind {
-            PolicyKind::Greedy => "greedy",
-            PolicyKind::Hoarder => "hoarder",
-            PolicyKind::Counter => "counter",
-        };
         PolicySpec {
-            name: name.into(),
+            name: kind.as_str().into(),
             kind,
-            threshold: if kind == PolicyKind::Greedy { 0 } else { 10 },
+            threshold: kind.default_threshold(),
             tie_break,
         }
     }

@@ -52,7 +52,7 @@ pub enum ShardError {
         /// the deal source
         source_kind: &'static str,
         /// what would be valid
-        valid: &'static str,
+        valid: String,
     },
 }
 
@@ -89,22 +89,39 @@ pub struct ShardSummary {
 }
 
 impl ShardSpec {
+    /// The spec of matchup `m` of a tournament in which every matchup plays `games` games.
+    pub fn for_matchup(
+        deal_source: DealSourceKind,
+        seed: i64,
+        games: u64,
+        m: &super::Matchup,
+    ) -> ShardSpec {
+        ShardSpec {
+            deal_source,
+            seed,
+            games,
+            g1: m.g1.clone(),
+            g2: m.g2.clone(),
+            first_game: deal_source.first_game(m.index, games),
+        }
+    }
+
     fn stream(&self) -> Result<DealStream, ShardError> {
+        let bad_seed = || ShardError::Seed {
+            seed: self.seed,
+            source_kind: self.deal_source.as_str(),
+            valid: self.deal_source.seed_range_text(),
+        };
+        if !self.deal_source.takes_seed(self.seed) {
+            return Err(bad_seed());
+        }
         match self.deal_source {
             DealSourceKind::DotnetReplay => {
-                let seed = i32::try_from(self.seed).map_err(|_| ShardError::Seed {
-                    seed: self.seed,
-                    source_kind: "dotnet-replay",
-                    valid: "a .NET int, -2147483648..=2147483647",
-                })?;
+                let seed = i32::try_from(self.seed).map_err(|_| bad_seed())?;
                 Ok(DealStream::dotnet(seed, self.first_game))
             }
             DealSourceKind::Chacha => {
-                let seed = u64::try_from(self.seed).map_err(|_| ShardError::Seed {
-                    seed: self.seed,
-                    source_kind: "chacha",
-                    valid: "0..=9223372036854775807",
-                })?;
+                let seed = u64::try_from(self.seed).map_err(|_| bad_seed())?;
                 Ok(DealStream::chacha(seed, &self.g1.name, &self.g2.name))
             }
         }

@@ -7,6 +7,7 @@
 
 mod common;
 
+mod cli_safety;
 mod cli_simulate;
 mod cli_snapshots;
 mod config_errors;

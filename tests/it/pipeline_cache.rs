@@ -559,8 +559,25 @@ fn gc_drops_only_what_nothing_refers_to() {
     let gc = briscola(&["gc"], dir.path());
     assert_exit(&gc, 0);
     let out = stdout(&gc);
-    assert!(out.contains("removed object"), "{out}");
+    // A one-line summary by default; the list is behind --verbose.
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(!out.contains("removed object"), "{out}");
     assert!(!out.contains("removed 0 object(s)"), "{out}");
+    assert!(out.contains("--verbose"), "{out}");
+    // Another change, then gc --verbose lists what it removes.
+    write_config(
+        dir.path(),
+        &BASE_CONFIG.replacen("threshold = 10", "threshold = 6", 1),
+    );
+    assert_exit(&run(dir.path()), 0);
+    write_config(
+        dir.path(),
+        &BASE_CONFIG.replacen("threshold = 10", "threshold = 8", 1),
+    );
+    assert_exit(&run(dir.path()), 0);
+    let gc = briscola(&["gc", "--verbose"], dir.path());
+    assert_exit(&gc, 0);
+    assert!(stdout(&gc).contains("removed object"), "{}", stdout(&gc));
     // The current study is intact and fully cached.
     assert_exit(&briscola(&["verify"], dir.path()), 0);
     let again = run(dir.path());
