@@ -16,12 +16,14 @@
 pub mod atomic_file;
 pub mod cache_key;
 pub mod config;
+pub mod config_input;
 pub mod content_store;
 pub mod dag;
 pub mod gc;
 pub mod job;
 pub mod layout;
 pub mod lock_file;
+pub mod lock_holders;
 pub mod plan;
 pub mod publisher;
 pub mod run_cache;

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::io;
+use std::io::{self, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -832,11 +832,14 @@ impl Runner {
                 }
                 lock_updated = LockFile { jobs: merged }.save(&layout.lock_file())?;
             }
-            stat.save(!failed).map_err(|e| RunError::Io {
-                action: "write",
-                path: e.path,
-                source: e.source,
-            })?;
+            // The stat cache is only a speed-up hint: failing to save it (e.g. a full disk) must
+            // not fail a run whose jobs completed; the next run just re-hashes.
+            if let Err(e) = stat.save(!failed) {
+                let _ = writeln!(
+                    io::stderr(),
+                    "warning: {e} (a speed-up hint only: the run's results are complete; the next run re-hashes files instead)"
+                );
+            }
         }
         let report = RunReport {
             jobs: reports,
