@@ -412,10 +412,10 @@ fn take_mutex(layout: &Layout, command: &str) -> Result<RunMutex, CliError> {
 
 fn cmd_verify(a: ConfigArgs) -> Result<Exit, CliError> {
     let (_cfg, jobs, layout) = load(&a.config)?;
-    let _m = take_mutex(
-        &layout,
-        &format!("briscola verify --config {}", a.config.display()),
-    )?;
+    // Shared: verify writes nothing, so it runs on a read-only tree and beside other verifies.
+    let _m = RunMutex::acquire_shared(&layout.run_mutex(), WaitPolicy::Wait, &mut |h| {
+        Printer.waiting_for_lock(h)
+    })?;
     let report = verify(&layout, &jobs)?;
     for p in &report.problems {
         outln!("{p}");

@@ -17,6 +17,10 @@ use crate::tournament::{GamesProblem, per_matchup_problem, total_games_problem};
 
 pub use crate::policy::MAX_THRESHOLD;
 
+/// Largest configuration file read, in bytes. A config is a few kilobytes; a bigger one is
+/// not a config (e.g. `--config /dev/zero`, which would otherwise be read until memory ran out).
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
 /// Errors reading or validating a configuration file. Every variant names the file; the
 /// others also name the line and column (1-based) and the dotted field, and say what is valid.
 #[derive(Debug, thiserror::Error)]
@@ -28,6 +32,16 @@ pub enum ConfigError {
         path: PathBuf,
         /// the I/O error
         source: std::io::Error,
+    },
+    /// The file is larger than [`MAX_CONFIG_BYTES`] (reading stopped there).
+    #[error(
+        "config file {path} is larger than {limit} bytes, so it is not a pipeline configuration (one is a few kilobytes); give the path of a pipeline.toml"
+    )]
+    TooLarge {
+        /// the file
+        path: PathBuf,
+        /// the limit, in bytes
+        limit: u64,
     },
     /// TOML syntax or type error, with location.
     #[error("{path}:{line}:{column}: {}{message}", field_label(.field))]
@@ -64,7 +78,7 @@ impl ConfigError {
     /// The dotted field the error is about (empty when unknown, e.g. a read error).
     pub fn field(&self) -> &str {
         match self {
-            ConfigError::Read { .. } => "",
+            ConfigError::Read { .. } | ConfigError::TooLarge { .. } => "",
             ConfigError::Parse { field, .. } | ConfigError::Invalid { field, .. } => field,
         }
     }
@@ -154,6 +168,7 @@ pub struct TestSection {
     /// Family-wise alpha of H0(2), in (0, 1).
     pub family_alpha: f64,
     /// The (G1, G2) policy pair whose rate is p0.
+    #[serde(deserialize_with = "super::config_input::exactly_two")]
     pub baseline: [String; 2],
     /// Power analysis: |delta| to detect.
     pub power_delta: f64,
@@ -280,28 +295,39 @@ impl Study {
 }
 
 impl Config {
-    /// Read, parse and validate `path`.
+    /// Read, parse and validate `path` (at most [`MAX_CONFIG_BYTES`] are read).
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Config::parse(&text, path)
+        let bytes = super::config_input::read_capped(path)?;
+        Config::parse_bytes(&bytes, path)
     }
 
-    /// Parse and validate `text`, naming `path` in errors.
+    /// [`Config::parse`] for raw bytes: text that is not UTF-8 is an error at its line and
+    /// column.
+    pub fn parse_bytes(bytes: &[u8], path: &Path) -> Result<Config, ConfigError> {
+        Config::parse(super::config_input::utf8(bytes, path)?, path)
+    }
+
+    /// Parse and validate `text`, naming `path` in errors. Overlong words in a message (a
+    /// 10,000-character name) are shortened, so a message stays a line.
     pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        Config::parse_unclipped(text, path).map_err(super::config_input::clip_error)
+    }
+
+    fn parse_unclipped(text: &str, path: &Path) -> Result<Config, ConfigError> {
         let doc = toml::de::DeTable::parse(text).map_err(|e| {
             let offset = e.span().map(|s| s.start).unwrap_or(0);
             let (line, column) = line_col(text, offset);
             // Best effort: the key whose value is broken, from a recovering parse.
             let (partial, _) = toml::de::DeTable::parse_recoverable(text);
-            let field = Locator {
-                text,
-                doc: partial.get_ref(),
-            }
-            .field_at(offset)
-            .unwrap_or_default();
+            let field = super::config_input::header_at(text, offset)
+                .or_else(|| {
+                    Locator {
+                        text,
+                        doc: partial.get_ref(),
+                    }
+                    .field_at(offset)
+                })
+                .unwrap_or_default();
             ConfigError::Parse {
                 path: path.to_path_buf(),
                 line,
@@ -946,7 +972,7 @@ impl Locator<'_> {
     }
 }
 
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
+pub(super) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before

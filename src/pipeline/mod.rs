@@ -16,6 +16,7 @@
 pub mod atomic_file;
 pub mod cache_key;
 pub mod config;
+pub mod config_input;
 pub mod content_store;
 pub mod dag;
 pub mod decision;
@@ -27,6 +28,7 @@ pub mod job_command;
 pub mod layout;
 pub mod local_executor;
 pub mod lock_file;
+pub mod lock_holders;
 pub mod plan;
 pub mod publisher;
 pub mod run_cache;

@@ -39,7 +39,10 @@ pub fn plan(cfg: &Config) -> Result<Vec<Job>, PlanError> {
     let published_path = cfg.published_path();
     let published_text = std::fs::read_to_string(&published_path).map_err(|e| PlanError::Read {
         path: published_path.clone(),
-        message: format!("{e} (study.published names the paper's figures file)"),
+        message: format!(
+            "{e} (the paper's figures file named by study.published in {})",
+            cfg.source_name
+        ),
     })?;
     let published =
         Published::parse(&published_text, &cfg.study.published).map_err(|e| PlanError::Read {

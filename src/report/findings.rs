@@ -452,7 +452,7 @@ fn power(main: &StudyResults) -> Finding {
 fn z_critical(main: &StudyResults, published: &Published) -> Option<Finding> {
     let paper = published.get("pairwise.z_critical")?;
     let alpha = main.pairwise.alpha_per_test;
-    let z = std::f64::consts::SQRT_2 * statrs::function::erf::erfc_inv(alpha);
+    let z = crate::stats::z_critical(alpha).ok()?;
     let prec = paper.precision();
     if prec.format(z) == prec.format(paper.value.as_f64()?) {
         return None;

@@ -186,27 +186,9 @@ pub struct ScoreInputs {
     pub min_games_per_bin: Option<u64>,
 }
 
-const TWO_SIDED_2SE: f64 = 0.045_500_263_896_358_41;
-
 /// z of a two-sided normal test with p-value 10^`l`.
 pub fn z_from_log10_p(l: f64) -> f64 {
-    if l >= 0.0 {
-        return 0.0;
-    }
-    if l > -300.0 {
-        let p = 10f64.powf(l);
-        return std::f64::consts::SQRT_2 * statrs::function::erf::erfc_inv(p);
-    }
-    // ln p = -z^2/2 + ln(sqrt(2/pi)) - ln z, solved by Newton from the leading term
-    let ln_p = l * std::f64::consts::LN_10;
-    let c = (2.0 / std::f64::consts::PI).sqrt().ln();
-    let mut z = (-2.0 * ln_p).sqrt();
-    for _ in 0..50 {
-        let f = -z * z / 2.0 + c - z.ln() - ln_p;
-        let d = -z - 1.0 / z;
-        z -= f / d;
-    }
-    z
+    crate::stats::normal_tail::z_from_log10_p(l)
 }
 
 fn binom_se(p: f64, n: u64) -> Option<f64> {
@@ -1010,7 +992,7 @@ pub fn score(study: &StudyResults, published: &Published, inputs: &ScoreInputs) 
         counts,
         with_z,
         beyond_two,
-        beyond_two_expected: with_z as f64 * TWO_SIDED_2SE,
+        beyond_two_expected: with_z as f64 * crate::stats::erfc::erfc(std::f64::consts::SQRT_2), // P(|Z| > 2)
     }
 }
 
