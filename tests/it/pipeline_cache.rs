@@ -107,7 +107,11 @@ fn changing_one_policy_reruns_its_matchups_only_and_revert_is_all_cached() {
         "{st}"
     );
     let r = reasons(&st);
-    assert_eq!(r["simulate/paper/greedy-vs-hoarder"], "config changed");
+    // status names what changed, old -> new (issue 11)
+    assert_eq!(
+        r["simulate/paper/greedy-vs-hoarder"],
+        "config changed: policies.hoarder.threshold 10 -> 8"
+    );
     assert!(
         r["aggregate/paper/greedy-vs-hoarder"].contains("would re-run if upstream changes its bytes (upstream simulate/paper/greedy-vs-hoarder re-runs)"),
         "{st}"
@@ -210,7 +214,10 @@ fn template_change_reruns_only_render() {
     let out = stdout(&out);
     assert_eq!(with_outcome(&out, "ran"), set(&["render"]), "{out}");
     // The templates' bytes are part of render's params.
-    assert_eq!(reasons(&out)["render"], "config changed");
+    assert_eq!(
+        reasons(&out)["render"],
+        "config changed: template report.md.j2"
+    );
     let after = fs::read_to_string(dir.path().join("outputs/report.md")).unwrap();
     assert_ne!(before, after);
     assert!(after.contains("A line added to the template."));
