@@ -14,6 +14,9 @@ const SHORT: usize = 40;
 pub fn params_diff(old: &Value, new: &Value) -> Vec<String> {
     let mut out = Vec::new();
     walk("", old, new, &mut out);
+    // the same policy in both seats changes once
+    let mut seen = std::collections::BTreeSet::new();
+    out.retain(|line| seen.insert(line.clone()));
     out
 }
 
