@@ -78,6 +78,10 @@ impl Layout {
     pub fn run_provenance(&self) -> PathBuf {
         self.root.join(RUN_PROVENANCE_FILE)
     }
+    /// `outputs/.cache/slurm/`: the logs of jobs the Slurm executor submitted (never hashed).
+    pub fn slurm_logs(&self) -> PathBuf {
+        self.cache().join("slurm")
+    }
     /// `outputs/pipeline.lock`
     pub fn lock_file(&self) -> PathBuf {
         self.root.join(LOCK_FILE)
