@@ -311,6 +311,12 @@ fn cmd_run(a: RunArgs) -> Result<Exit, CliError> {
     };
     if a.dry_run {
         print_notes(&report);
+    } else if report.status() == RunStatus::Ok {
+        let dir = a.config.config.parent().unwrap_or(Path::new("."));
+        let git = briscola::pipeline::git_provenance::GitProvenance::of(dir, &opts.command);
+        if let Err(e) = git.write(&layout.run_provenance()) {
+            errln!("warning: could not record the git state: {e}");
+        }
     }
     outln!("{}", report.summary());
     if let Some(f) = report.jobs.iter().find(|j| j.outcome == Outcome::Failed) {

@@ -98,9 +98,23 @@ fn field_label(field: &str) -> String {
 pub struct StudySection {
     /// Title shown on the report.
     pub title: String,
-    /// Path (relative to the config file) of the paper's published figures.
-    pub published: String,
+    /// The main study's name (job ids, `outputs/tables/<name>/`, the report). Defaults to
+    /// [`DEFAULT_MAIN_NAME`].
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The main study's label in the report. Defaults to [`DEFAULT_MAIN_LABEL`].
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Path (relative to the config file) of the paper's published figures. Without it, no
+    /// study is scored against the paper.
+    #[serde(default)]
+    pub published: Option<String>,
 }
+
+/// The main study's name when `[study] name` is not given.
+pub const DEFAULT_MAIN_NAME: &str = "main";
+/// The main study's label when `[study] label` is not given.
+pub const DEFAULT_MAIN_LABEL: &str = "Main study";
 
 /// `[simulate]`
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -155,6 +169,24 @@ pub struct VariantSection {
     #[serde(default)]
     pub games_per_matchup: Option<u64>,
     /// Overrides every policy's tie-break.
+    #[serde(default)]
+    pub tie_break: Option<TieBreak>,
+    /// Overrides `simulate.policies` (names of defined policies, in matchup order).
+    #[serde(default)]
+    pub policies: Option<Vec<String>>,
+    /// `[variants.NAME.policy.POLICY]`: overrides one policy's parameters in this study only.
+    #[serde(default)]
+    pub policy: BTreeMap<String, PolicyOverride>,
+}
+
+/// `[variants.NAME.policy.POLICY]`: one policy's parameters, changed for one study.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyOverride {
+    /// Overrides `policies.POLICY.threshold`.
+    #[serde(default)]
+    pub threshold: Option<u8>,
+    /// Overrides `policies.POLICY.tie_break` (and the variant's `tie_break`).
     #[serde(default)]
     pub tie_break: Option<TieBreak>,
 }
@@ -237,10 +269,10 @@ pub struct Config {
     pub source_text: String,
 }
 
-/// One concrete study to simulate and analyse: the main one ("paper") or a variant.
+/// One concrete study to simulate and analyse: the main one (`[study] name`) or a variant.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Study {
-    /// `paper` for the main study, else the variant's name.
+    /// The main study's `[study] name`, else the variant's name.
     pub name: String,
     /// Human label.
     pub label: String,
@@ -399,12 +431,17 @@ impl Config {
         for name in self.policies.keys() {
             check_name(name).map_err(|m| bad(&format!("policies.{name}"), m))?;
         }
+        if let Some(n) = &self.study.name {
+            check_name(n).map_err(|m| bad("study.name", m))?;
+        }
         for name in self.variants.keys() {
             check_name(name).map_err(|m| bad(&format!("variants.{name}"), m))?;
-            if name == "paper" {
+            if *name == self.main_name() {
                 return Err(bad(
-                    "variants.paper",
-                    "`paper` is the main study's name (the [simulate] section); rename the variant, e.g. [variants.replication]".into(),
+                    &format!("variants.{name}"),
+                    format!(
+                        "`{name}` is the main study's name ([study] name, the [simulate] section); rename the variant, e.g. [variants.replication]"
+                    ),
                 ));
             }
         }
@@ -478,12 +515,15 @@ impl Config {
                 && v.games.is_none()
                 && v.games_per_matchup.is_none()
                 && v.tie_break.is_none()
+                && v.policies.is_none()
+                && v.policy.is_empty()
             {
                 return Err(bad(
                     &format!("variants.{name}"),
-                    "the variant overrides nothing, so it would repeat the main study; set at least one of deal_source, seed, games, tie_break".into(),
+                    "the variant overrides nothing, so it would repeat the main study; set at least one of deal_source, seed, games, tie_break, policies or a [variants.NAME.policy.POLICY] table".into(),
                 ));
             }
+            self.check_variant_policies(name, v)?;
             let ds = v.deal_source.unwrap_or(sim.deal_source);
             let seed_field = if v.seed.is_some() {
                 format!("variants.{name}.seed")
@@ -501,7 +541,8 @@ impl Config {
                     ));
                 }
             };
-            check_count(g, k, &format!("variants.{name}")).map_err(|(f, m)| bad(&f, m))?;
+            let kv = v.policies.as_ref().map_or(k, Vec::len);
+            check_count(g, kv, &format!("variants.{name}")).map_err(|(f, m)| bad(&f, m))?;
         }
         for (field, v) in [
             ("test.confidence", self.test.confidence),
@@ -569,13 +610,103 @@ impl Config {
                 ));
             }
         }
-        if self.study.published.trim().is_empty() {
+        if self
+            .study
+            .published
+            .as_ref()
+            .is_some_and(|p| p.trim().is_empty())
+        {
             return Err(bad(
                 "study.published",
-                "the path is empty; give the paper's figures file relative to this config, e.g. \"templates/published.toml\"".into(),
+                "the path is empty; give the paper's figures file relative to this config, e.g. \"templates/published.toml\", or leave the field out".into(),
             ));
         }
+        check_distinct_designs(&self.studies())
+    }
+
+    /// A variant's own policy list and `[variants.NAME.policy.*]` overrides name defined
+    /// policies, keep thresholds in range, and keep the test baseline and regression reference.
+    fn check_variant_policies(
+        &self,
+        name: &str,
+        v: &VariantSection,
+    ) -> Result<(), (String, String)> {
+        let bad = |field: String, message: String| (field, message);
+        let defined = || self.policies.keys().cloned().collect::<Vec<_>>().join(", ");
+        let list = v.policies.as_ref().unwrap_or(&self.simulate.policies);
+        if list.is_empty() {
+            return Err(bad(
+                format!("variants.{name}.policies"),
+                format!(
+                    "the list is empty; list at least one defined policy ({})",
+                    defined()
+                ),
+            ));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, p) in list.iter().enumerate() {
+            let field = format!("variants.{name}.policies[{i}]");
+            if !seen.insert(p) {
+                return Err(bad(
+                    field,
+                    format!(
+                        "policy `{p}` is listed twice; each name may appear once in the matchup order"
+                    ),
+                ));
+            }
+            if !self.policies.contains_key(p) {
+                return Err(bad(
+                    field,
+                    format!(
+                        "`{p}` has no [policies.{p}] section; use one of the defined policies ({})",
+                        defined()
+                    ),
+                ));
+            }
+        }
+        for (p, o) in &v.policy {
+            let field = format!("variants.{name}.policy.{p}");
+            if !list.contains(p) {
+                return Err(bad(
+                    field,
+                    format!(
+                        "`{p}` is not one of this study's policies ({})",
+                        list.join(", ")
+                    ),
+                ));
+            }
+            if let Some(t) = o.threshold {
+                if self.policies[p].kind == PolicyKind::Greedy {
+                    return Err(bad(format!("{field}.threshold"), "a greedy policy has no threshold; remove the field (it applies to kind = \"hoarder\" and \"counter\")".into()));
+                }
+                if t > MAX_THRESHOLD {
+                    return Err(bad(
+                        format!("{field}.threshold"),
+                        format!("{t} points is out of range; use 0 to {MAX_THRESHOLD}"),
+                    ));
+                }
+            }
+        }
+        for (what, p) in [
+            ("test.baseline[0]", &self.test.baseline[0]),
+            ("test.baseline[1]", &self.test.baseline[1]),
+            ("regress.reference_policy", &self.regress.reference_policy),
+        ] {
+            if !list.contains(p) {
+                return Err(bad(
+                    format!("variants.{name}.policies"),
+                    format!(
+                        "`{p}` ({what}) is not among this study's policies; every study must include it"
+                    ),
+                ));
+            }
+        }
         Ok(())
+    }
+
+    /// The main study's name.
+    pub fn main_name(&self) -> &str {
+        self.study.name.as_deref().unwrap_or(DEFAULT_MAIN_NAME)
     }
 
     /// The fully specified policy `name` (must be defined), with an optional tie-break override.
@@ -602,8 +733,12 @@ impl Config {
                 .collect()
         };
         let mut out = vec![Study {
-            name: "paper".into(),
-            label: "Exact replay of the published tournament".into(),
+            name: self.main_name().to_string(),
+            label: self
+                .study
+                .label
+                .clone()
+                .unwrap_or_else(|| DEFAULT_MAIN_LABEL.to_string()),
             deal_source: self.simulate.deal_source,
             seed: self.simulate.seed,
             games: self.main_games(),
@@ -617,10 +752,31 @@ impl Config {
                 seed: v.seed.unwrap_or(self.simulate.seed),
                 games: GameCount::from_fields(v.games, v.games_per_matchup)
                     .unwrap_or_else(|| self.main_games()),
-                policies: policies(v.tie_break),
+                policies: self.variant_policies(v),
             });
         }
         out
+    }
+
+    /// A variant's policies: its own list (or the main one), each with the variant's tie-break
+    /// and its `[variants.NAME.policy.*]` overrides applied.
+    fn variant_policies(&self, v: &VariantSection) -> Vec<PolicySpec> {
+        v.policies
+            .as_ref()
+            .unwrap_or(&self.simulate.policies)
+            .iter()
+            .filter(|n| self.policies.contains_key(*n))
+            .map(|n| {
+                let o = v.policy.get(n);
+                let mut spec = self.policy_spec(n, o.and_then(|o| o.tie_break).or(v.tie_break));
+                if let Some(t) = o.and_then(|o| o.threshold)
+                    && spec.kind != PolicyKind::Greedy
+                {
+                    spec.threshold = t;
+                }
+                spec
+            })
+            .collect()
     }
 
     /// The main study's game count (validated: exactly one of the two fields is set).
@@ -629,10 +785,42 @@ impl Config {
             .unwrap_or(GameCount::Total(0))
     }
 
-    /// Path of the published-figures file.
-    pub fn published_path(&self) -> PathBuf {
-        self.base_dir.join(&self.study.published)
+    /// Path of the published-figures file, if one is configured.
+    pub fn published_path(&self) -> Option<PathBuf> {
+        self.study.published.as_ref().map(|p| self.base_dir.join(p))
     }
+}
+
+/// Two studies with the same deals and policies would simulate the same games twice: an error
+/// naming both.
+fn check_distinct_designs(studies: &[Study]) -> Result<(), (String, String)> {
+    for (i, a) in studies.iter().enumerate() {
+        for b in &studies[..i] {
+            if a.deal_source == b.deal_source
+                && a.seed == b.seed
+                && a.games_per_matchup() == b.games_per_matchup()
+                && a.policies == b.policies
+            {
+                let field = if i == 0 {
+                    "simulate".to_string()
+                } else {
+                    format!("variants.{}", a.name)
+                };
+                return Err((
+                    field,
+                    format!(
+                        "studies `{}` and `{}` have the same design (deal_source {}, seed {}, {} games per matchup, the same policies), so they would simulate the same games twice; remove one, or change its seed, deals, games or policies",
+                        b.name,
+                        a.name,
+                        a.deal_source.as_str(),
+                        a.seed,
+                        a.games_per_matchup()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn check_name(name: &str) -> Result<(), String> {
@@ -713,9 +901,14 @@ fn check_seed(ds: DealSourceKind, seed: i64) -> Result<(), String> {
 const FIELD_HINTS: &[(&str, &str)] = &[
     (
         "study",
-        "a [study] section with title = \"...\" and published = \"templates/published.toml\"",
+        "a [study] section with title = \"...\", optional name, label and published = \"templates/published.toml\"",
     ),
     ("study.title", "a string"),
+    (
+        "study.name",
+        "a name of 1-40 characters a-z, 0-9, '-' or '_'",
+    ),
+    ("study.label", "a string"),
     (
         "study.published",
         "a path relative to this file, as a string",
@@ -755,7 +948,19 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     ("variants", "one [variants.NAME] section per further study"),
     (
         "variants.*",
-        "a table with label and any of deal_source, seed, games, tie_break",
+        "a table with label and any of deal_source, seed, games, tie_break, policies, [variants.NAME.policy.POLICY]",
+    ),
+    (
+        "variants.*.policies",
+        "a list of policy names defined as [policies.NAME]",
+    ),
+    (
+        "variants.*.policy.*",
+        "a table with threshold and/or tie_break",
+    ),
+    (
+        "variants.*.policy.*.threshold",
+        "a whole number of points from 0 to 22 (hoarder and counter only)",
     ),
     ("variants.*.label", "a string"),
     ("variants.*.deal_source", "\"dotnet-replay\" or \"chacha\""),

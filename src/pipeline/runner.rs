@@ -936,7 +936,10 @@ mod tests {
             outcomes(&r),
             vec![("a".into(), Outcome::Ran), ("b".into(), Outcome::Cached)]
         );
-        assert_eq!(r.jobs[0].reasons, vec![Reason::ConfigChanged]);
+        assert_eq!(
+            r.jobs[0].reasons,
+            vec![Reason::ConfigChanged(vec!["x 1 -> 2".into()])]
+        );
         assert_eq!(r.jobs[1].reasons, vec![Reason::Unchanged]);
         let published = fs::read_to_string(dir.path().join("b/out.txt")).unwrap();
         assert_eq!(published, "got:same");

@@ -475,6 +475,38 @@ fn z_critical(main: &StudyResults, published: &Published) -> Option<Finding> {
     })
 }
 
+/// The paper says every rejecting cell has p < its bound; the largest Bonferroni p among the
+/// cells that reject, computed.
+fn reject_bound(main: &StudyResults, published: &Published) -> Option<Finding> {
+    let bound = published.number("pairwise.all_reject_below")?;
+    let worst = main
+        .pairwise
+        .cells
+        .iter()
+        .filter(|c| c.reject)
+        .max_by(|a, b| a.p_bonferroni.log10.total_cmp(&b.p_bonferroni.log10))?;
+    if worst.p_bonferroni.log10 < bound.log10() {
+        return None;
+    }
+    Some(Finding {
+        id: "reject-bound".into(),
+        title: "Not every rejecting cell has the p-value the paper claims".into(),
+        paper_says: format!(
+            "§5: every non-baseline cell but counter vs counter rejects with Bonferroni-adjusted p < {}.",
+            super::format::pval(&crate::stats::p_value::PValue::from_value(bound), 1)
+        ),
+        we_find: format!(
+            "The cell {} vs {} rejects (Bonferroni p = {}), but its p is above the paper's bound of {}. The rejection itself stands (the family α is {}); only the stated bound is wrong.",
+            worst.g1_policy,
+            worst.g2_policy,
+            super::format::pval(&worst.p_bonferroni, 2),
+            super::format::pval(&crate::stats::p_value::PValue::from_value(bound), 1),
+            main.pairwise.alpha_family
+        ),
+        table: None,
+    })
+}
+
 fn strategy_vs_luck(main: &StudyResults, c: &Conclusions) -> Option<Finding> {
     let s = c.strategy_vs_luck.as_ref()?;
     Some(Finding {
@@ -520,6 +552,7 @@ pub fn findings(results: &Results, cards: &[Scorecard], published: &Published) -
     out.extend(seat(main, &conclusions));
     out.extend(folk_range(main, &conclusions));
     out.extend(z_critical(main, published));
+    out.extend(reject_bound(main, published));
     out.push(power(main));
     out.extend(strategy_vs_luck(main, &conclusions));
     out

@@ -136,8 +136,8 @@ impl PublishedEntry {
     }
 }
 
-/// The published figures.
-#[derive(Clone, Debug, PartialEq)]
+/// The published figures (the default is none: no study is scored against a paper).
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Published {
     /// Every leaf, in file order.
     pub entries: Vec<PublishedEntry>,
