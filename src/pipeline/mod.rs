@@ -23,6 +23,7 @@ pub mod job;
 pub mod layout;
 pub mod lock_file;
 pub mod plan;
+pub mod policy_defs;
 pub mod publisher;
 pub mod run_cache;
 pub mod run_mutex;

@@ -66,12 +66,11 @@ pub enum ExportError {
 /// The strategy name the released CSV prints: `Greedy`/`Hoarder`/`Counter` for the paper's
 /// policies under their own names, else the user's name.
 pub fn strategy_name(p: &PolicySpec) -> String {
-    let default = match p.kind {
-        PolicyKind::Greedy => "greedy",
-        PolicyKind::Hoarder => "hoarder",
-        PolicyKind::Counter => "counter",
-    };
-    if p.name == default {
+    let builtin = matches!(
+        p.kind,
+        PolicyKind::Greedy | PolicyKind::Hoarder | PolicyKind::Counter
+    );
+    if builtin && p.name == p.kind.as_str() {
         p.kind.dotnet_name().to_string()
     } else {
         p.name.clone()
