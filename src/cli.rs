@@ -105,6 +105,9 @@ pub enum Command {
     /// Export a tournament's trick log or game table as CSV or Parquet.
     #[command(after_help = EXIT_CODES)]
     Export(crate::cli_tournament::ExportArgs),
+    /// List the built-in policy definitions, or print a policy as the engine understands it.
+    #[command(after_help = EXIT_CODES)]
+    Policies(crate::cli_policies::PoliciesArgs),
 }
 
 /// `--config`
@@ -216,6 +219,7 @@ pub fn execute(cli: Cli) -> Exit {
         Command::Gc(a) => cmd_gc(a),
         Command::Simulate(a) => return crate::cli_tournament::simulate(a),
         Command::Export(a) => return crate::cli_tournament::export(a),
+        Command::Policies(a) => return crate::cli_policies::policies(a),
     };
     match result {
         Ok(code) => code,

@@ -758,10 +758,16 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     ),
     ("policies.*.play", "the name of a policy, e.g. \"greedy\""),
     ("policies.*.while", "a condition, e.g. \"stock > 10\""),
-    ("policies.*.otherwise", "the name of a policy, e.g. \"counter\""),
+    (
+        "policies.*.otherwise",
+        "the name of a policy, e.g. \"counter\"",
+    ),
     ("policies.*.base", "the name of a policy, e.g. \"greedy\""),
     ("policies.*.eps", "a probability from 0 to 1, e.g. 0.05"),
-    ("policies.*.moves", "\"lead\" (leader moves only) or \"all\""),
+    (
+        "policies.*.moves",
+        "\"lead\" (leader moves only) or \"all\"",
+    ),
     (
         "policies.*.threshold",
         "a whole number of points from 0 to 22 (hoarder and counter only)",
@@ -1016,7 +1022,9 @@ impl Locator<'_> {
             let (_, v) = table.iter().find(|(k, _)| k.get_ref().as_ref() == key)?;
             let last = n + 1 == parts.len();
             match (v.get_ref(), index) {
-                (toml::de::DeValue::Array(a), Some(i)) if last => return Some(a.get(i)?.span().start),
+                (toml::de::DeValue::Array(a), Some(i)) if last => {
+                    return Some(a.get(i)?.span().start);
+                }
                 (toml::de::DeValue::Table(inner), None) if !last => table = inner,
                 (_, None) if last => return Some(v.span().start),
                 _ => return None,

@@ -34,7 +34,8 @@ fn err(field: String, message: String) -> PolicyDefError {
 }
 
 /// The built-in names a definition may refer to without defining them.
-const BUILTIN_NAMES: [PolicyKind; 3] = [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter];
+const BUILTIN_NAMES: [PolicyKind; 3] =
+    [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter];
 
 /// Resolves names in one config's `[policies]`.
 pub struct PolicyResolver<'a> {
@@ -196,7 +197,11 @@ impl<'a> PolicyResolver<'a> {
 /// The fields each kind takes, for "field X applies to kind Y" errors.
 fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
     let present: [(&str, bool, &[PolicyKind]); 9] = [
-        ("threshold", p.threshold.is_some(), &[PolicyKind::Hoarder, PolicyKind::Counter]),
+        (
+            "threshold",
+            p.threshold.is_some(),
+            &[PolicyKind::Hoarder, PolicyKind::Counter],
+        ),
         ("lead", p.lead.is_some(), &[PolicyKind::Rules]),
         ("follow", p.follow.is_some(), &[PolicyKind::Rules]),
         ("play", p.play.is_some(), &[PolicyKind::Switch]),
@@ -208,7 +213,10 @@ fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
     ];
     for (field, set, kinds) in present {
         if set && !kinds.contains(&p.kind) {
-            let names: Vec<String> = kinds.iter().map(|k| format!("\"{}\"", k.as_str())).collect();
+            let names: Vec<String> = kinds
+                .iter()
+                .map(|k| format!("\"{}\"", k.as_str()))
+                .collect();
             return Err(err(
                 format!("policies.{name}.{field}"),
                 format!(

@@ -119,7 +119,11 @@ mod tests {
             let prog = |k| AnyPolicy::Rules(Arc::new(builtin_program(k, t, tie).unwrap()));
             let want = tricks(&deck, &spec(ka).build(), &spec(kb).build());
             assert_eq!(tricks(&deck, &prog(ka), &prog(kb)), want, "game {game}");
-            assert_eq!(tricks(&deck, &prog(ka), &spec(kb).build()), want, "game {game}");
+            assert_eq!(
+                tricks(&deck, &prog(ka), &spec(kb).build()),
+                want,
+                "game {game}"
+            );
         }
     }
 

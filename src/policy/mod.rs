@@ -21,6 +21,7 @@ mod hoarder;
 pub mod lang;
 mod order;
 mod policy_def;
+mod policy_description;
 #[cfg(test)]
 mod props;
 mod switch;
@@ -33,6 +34,7 @@ pub use hoarder::Hoarder;
 pub use lang::RuleProgram;
 pub use order::TieBreak;
 pub use policy_def::{PolicyDef, Prob};
+pub use policy_description::PolicyDescription;
 pub use switch::Switch;
 
 use std::sync::Arc;
@@ -157,16 +159,18 @@ impl PolicySpec {
             (PolicyKind::Counter, _) => {
                 AnyPolicy::Counter(Counter::new(self.threshold, self.tie_break))
             }
-            (PolicyKind::Rules, Some(PolicyDef::Rules { lead, follow })) => AnyPolicy::Rules(
-                Arc::new(RuleProgram::compile(lead, follow, self.tie_break).map_err(|e| {
-                    bad(format!(
-                        "{} rule {}: {}",
-                        e.list.as_str(),
-                        e.index.map_or(0, |i| i + 1),
-                        e.error
-                    ))
-                })?),
-            ),
+            (PolicyKind::Rules, Some(PolicyDef::Rules { lead, follow })) => {
+                AnyPolicy::Rules(Arc::new(
+                    RuleProgram::compile(lead, follow, self.tie_break).map_err(|e| {
+                        bad(format!(
+                            "{} rule {}: {}",
+                            e.list.as_str(),
+                            e.index.map_or(0, |i| i + 1),
+                            e.error
+                        ))
+                    })?,
+                ))
+            }
             (
                 PolicyKind::Switch,
                 Some(PolicyDef::Switch {

@@ -43,20 +43,50 @@ pub(crate) const CLASSES: &[(&str, u32, u32, &str)] = &[
     ("any", 0, 0, "every card in hand"),
     ("trump", F_TRUMP, 0, "a briscola (trump)"),
     ("non-trump", 0, F_TRUMP, "not a briscola"),
-    ("led-suit", F_LED_SUIT, 0, "of the led card's suit (following only)"),
-    ("wins", F_WINS, 0, "would win the trick against the led card (following only)"),
+    (
+        "led-suit",
+        F_LED_SUIT,
+        0,
+        "of the led card's suit (following only)",
+    ),
+    (
+        "wins",
+        F_WINS,
+        0,
+        "would win the trick against the led card (following only)",
+    ),
     ("carico", F_CARICO, 0, "an Ace or a Three (10 or 11 points)"),
-    ("figure", F_FIGURE, 0, "a King, Knight or Knave (2 to 4 points)"),
+    (
+        "figure",
+        F_FIGURE,
+        0,
+        "a King, Knight or Knave (2 to 4 points)",
+    ),
     ("liscio", F_LISCIO, 0, "a card worth 0 points"),
     ("counting", F_COUNTING, 0, "a card worth points"),
-    ("briscolina", F_TRUMP | F_LISCIO, 0, "a trump worth 0 points"),
+    (
+        "briscolina",
+        F_TRUMP | F_LISCIO,
+        0,
+        "a trump worth 0 points",
+    ),
     ("ace", F_ACE, 0, "an Ace"),
     ("three", F_THREE, 0, "a Three"),
     ("king", F_KING, 0, "a King"),
     ("knight", F_KNIGHT, 0, "a Knight"),
     ("knave", F_KNAVE, 0, "a Knave"),
-    ("sibling-seen", F_SIB_SEEN, 0, "an Ace whose Three (or a Three whose Ace) of the same suit is public"),
-    ("master", F_MASTER, 0, "no unseen card of its suit is stronger"),
+    (
+        "sibling-seen",
+        F_SIB_SEEN,
+        0,
+        "an Ace whose Three (or a Three whose Ace) of the same suit is public",
+    ),
+    (
+        "master",
+        F_MASTER,
+        0,
+        "no unseen card of its suit is stronger",
+    ),
 ];
 
 /// Static features per card id (64 entries so `id & 63` needs no bounds check).
@@ -195,7 +225,11 @@ impl CardFilter {
     }
 
     /// Parse `term (& term)*` where a term is `[!]class`, starting at `toks[*i]`; advances `*i`.
-    pub(crate) fn parse(toks: &[Token<'_>], i: &mut usize, end_at: usize) -> Result<CardFilter, LangError> {
+    pub(crate) fn parse(
+        toks: &[Token<'_>],
+        i: &mut usize,
+        end_at: usize,
+    ) -> Result<CardFilter, LangError> {
         let mut f = CardFilter::ANY;
         loop {
             let mut negate = false;
@@ -204,7 +238,10 @@ impl CardFilter {
                 *i += 1;
             }
             let Some(t) = toks.get(*i) else {
-                return Err(LangError::new(end_at, format!("a card class is missing here; {}", class_list())));
+                return Err(LangError::new(
+                    end_at,
+                    format!("a card class is missing here; {}", class_list()),
+                ));
             };
             let Some(&(_, set, clear, _)) = CLASSES.iter().find(|c| c.0 == t.text) else {
                 return Err(LangError::new(
@@ -294,7 +331,13 @@ mod tests {
 
     #[test]
     fn filters_round_trip_through_their_canonical_form() {
-        for s in ["any", "trump & wins", "!trump", "carico & !trump & sibling-seen", "briscolina"] {
+        for s in [
+            "any",
+            "trump & wins",
+            "!trump",
+            "carico & !trump & sibling-seen",
+            "briscolina",
+        ] {
             let f = parse(s).unwrap();
             assert_eq!(parse(&f.to_string()).unwrap(), f, "{s} -> {f}");
         }
@@ -322,7 +365,11 @@ mod tests {
                     opp_points: 0,
                 };
                 let wins = features(c, &v, false) & F_WINS != 0;
-                assert_eq!(wins, !crate::game::leader_wins(led, c, trump), "{led} then {c}");
+                assert_eq!(
+                    wins,
+                    !crate::game::leader_wins(led, c, trump),
+                    "{led} then {c}"
+                );
             }
         }
     }

@@ -131,15 +131,51 @@ pub struct Condition {
 
 /// Named numbers: (name, quantity, smallest and largest meaningful value, meaning).
 const NUMBERS: &[(&str, Quantity, i32, i32, &str)] = &[
-    ("stock", Quantity::Stock, 0, 34, "cards left in the stock, face-up card included"),
+    (
+        "stock",
+        Quantity::Stock,
+        0,
+        34,
+        "cards left in the stock, face-up card included",
+    ),
     ("trick", Quantity::Trick, 1, 20, "the trick number"),
     ("hand", Quantity::Hand, 1, 3, "cards in hand"),
     ("my-points", Quantity::MyPoints, 0, 120, "own points so far"),
-    ("opp-points", Quantity::OppPoints, 0, 120, "the opponent's points so far"),
-    ("gap", Quantity::Gap, -120, 120, "own points minus the opponent's"),
-    ("played", Quantity::Played, 0, 38, "cards played in earlier tricks"),
-    ("unseen-trumps", Quantity::UnseenTrumps, 0, 10, "trumps neither in hand nor public"),
-    ("led.points", Quantity::LedPoints, 0, 22, "the led card's points, 0 to 11 (following only; 12 to 22 never hold, as the built-in thresholds allow)"),
+    (
+        "opp-points",
+        Quantity::OppPoints,
+        0,
+        120,
+        "the opponent's points so far",
+    ),
+    (
+        "gap",
+        Quantity::Gap,
+        -120,
+        120,
+        "own points minus the opponent's",
+    ),
+    (
+        "played",
+        Quantity::Played,
+        0,
+        38,
+        "cards played in earlier tricks",
+    ),
+    (
+        "unseen-trumps",
+        Quantity::UnseenTrumps,
+        0,
+        10,
+        "trumps neither in hand nor public",
+    ),
+    (
+        "led.points",
+        Quantity::LedPoints,
+        0,
+        22,
+        "the led card's points, 0 to 11 (following only; 12 to 22 never hold, as the built-in thresholds allow)",
+    ),
 ];
 
 /// Named flags (a flag `f` means `f != 0`).
@@ -170,7 +206,11 @@ fn parse_card(t: &Token<'_>) -> Result<CardRef, LangError> {
         "king" => 10,
         "knight" => 9,
         "knave" => 8,
-        r => r.parse().ok().filter(|r| (1..=10).contains(r)).ok_or_else(bad)?,
+        r => r
+            .parse()
+            .ok()
+            .filter(|r| (1..=10).contains(r))
+            .ok_or_else(bad)?,
     };
     let suit = match suit {
         "trump" => return Ok(CardRef::Trump(rank)),
@@ -293,7 +333,10 @@ fn parse_atom(toks: &[Token<'_>], i: &mut usize, end_at: usize) -> Result<Atom, 
         *i += 1;
     }
     let Some(t) = toks.get(*i).cloned() else {
-        return Err(LangError::new(end_at, format!("a condition is missing here; {}", condition_help())));
+        return Err(LangError::new(
+            end_at,
+            format!("a condition is missing here; {}", condition_help()),
+        ));
     };
     *i += 1;
     let flag = |quantity| Atom {
@@ -307,7 +350,10 @@ fn parse_atom(toks: &[Token<'_>], i: &mut usize, end_at: usize) -> Result<Atom, 
     if t.text == "seen" || t.text == "gone" {
         expect(toks, i, "(", end_at)?;
         let card_tok = toks.get(*i).cloned().ok_or_else(|| {
-            LangError::new(end_at, format!("a card is missing in `{}(...)`; {CARD_HELP}", t.text))
+            LangError::new(
+                end_at,
+                format!("a card is missing in `{}(...)`; {CARD_HELP}", t.text),
+            )
         })?;
         let card = parse_card(&card_tok)?;
         *i += 1;
@@ -328,7 +374,10 @@ fn parse_atom(toks: &[Token<'_>], i: &mut usize, end_at: usize) -> Result<Atom, 
         ));
     };
     let op_tok = toks.get(*i).cloned().ok_or_else(|| {
-        LangError::new(end_at, format!("`{}` needs a comparison, e.g. `{} >= 1`", t.text, t.text))
+        LangError::new(
+            end_at,
+            format!("`{}` needs a comparison, e.g. `{} >= 1`", t.text, t.text),
+        )
     })?;
     let op = Op::parse(op_tok.text).ok_or_else(|| {
         LangError::new(
@@ -341,12 +390,18 @@ fn parse_atom(toks: &[Token<'_>], i: &mut usize, end_at: usize) -> Result<Atom, 
     })?;
     *i += 1;
     let num_tok = toks.get(*i).cloned().ok_or_else(|| {
-        LangError::new(end_at, format!("a whole number is missing after `{}`", op_tok.text))
+        LangError::new(
+            end_at,
+            format!("a whole number is missing after `{}`", op_tok.text),
+        )
     })?;
     let value = num_tok.number().ok_or_else(|| {
         LangError::new(
             num_tok.at,
-            format!("expected a whole number after `{}`, found `{}`", op_tok.text, num_tok.text),
+            format!(
+                "expected a whole number after `{}`, found `{}`",
+                op_tok.text, num_tok.text
+            ),
         )
     })?;
     if value < lo || value > hi {
@@ -372,8 +427,14 @@ fn expect(toks: &[Token<'_>], i: &mut usize, want: &str, end_at: usize) -> Resul
             *i += 1;
             Ok(())
         }
-        Some(t) => Err(LangError::new(t.at, format!("expected `{want}`, found `{}`", t.text))),
-        None => Err(LangError::new(end_at, format!("expected `{want}` at the end"))),
+        Some(t) => Err(LangError::new(
+            t.at,
+            format!("expected `{want}`, found `{}`", t.text),
+        )),
+        None => Err(LangError::new(
+            end_at,
+            format!("expected `{want}` at the end"),
+        )),
     }
 }
 
@@ -418,7 +479,10 @@ pub(crate) fn vocabulary() -> Vec<(String, &'static str)> {
         .map(|n| (format!("{} ({}..{})", n.0, n.2, n.3), n.4))
         .collect();
     out.extend(FLAGS.iter().map(|f| (f.0.to_string(), f.2)));
-    out.push(("seen(CARD)".into(), "the card is public (played, or the face-up card)"));
+    out.push((
+        "seen(CARD)".into(),
+        "the card is public (played, or the face-up card)",
+    ));
     out.push(("count(CLASSES)".into(), "cards in hand of those classes"));
     let _ = card_filter::class_list;
     out
@@ -437,7 +501,10 @@ mod tests {
 
     #[test]
     fn conditions_read_the_view() {
-        let hand = [Card::new(Suit::Coppe, 1).unwrap(), Card::new(Suit::Oro, 2).unwrap()];
+        let hand = [
+            Card::new(Suit::Coppe, 1).unwrap(),
+            Card::new(Suit::Oro, 2).unwrap(),
+        ];
         let v = SeatView {
             hand: &hand,
             table: Some(Card::new(Suit::Oro, 3).unwrap()),
@@ -449,7 +516,10 @@ mod tests {
             my_points: 40,
             opp_points: 52,
         };
-        let feats: Vec<u32> = hand.iter().map(|&c| card_filter::features(c, &v, true)).collect();
+        let feats: Vec<u32> = hand
+            .iter()
+            .map(|&c| card_filter::features(c, &v, true))
+            .collect();
         let yes = [
             "stock <= 10",
             "gap == -12",
@@ -469,7 +539,11 @@ mod tests {
 
     #[test]
     fn canonical_form_reparses_to_the_same_condition() {
-        for s in ["not led.trump and stock > 3", "count(!trump) == 0", "gone(oro-king)"] {
+        for s in [
+            "not led.trump and stock > 3",
+            "count(!trump) == 0",
+            "gone(oro-king)",
+        ] {
             let c = parse(s).unwrap();
             assert_eq!(parse(&c.to_string()).unwrap(), c, "{s} -> {c}");
         }

@@ -56,7 +56,10 @@ pub fn vocabulary() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
     vec![
         (
             "orders (ORDER)",
-            rule::ORDERS.iter().map(|o| (o.0.to_string(), o.2)).collect(),
+            rule::ORDERS
+                .iter()
+                .map(|o| (o.0.to_string(), o.2))
+                .collect(),
         ),
         (
             "card classes (CLASSES: joined with &, negated with !)",
@@ -65,6 +68,9 @@ pub fn vocabulary() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
                 .map(|c| (c.0.to_string(), c.3))
                 .collect(),
         ),
-        ("conditions (joined with and, negated with not)", condition::vocabulary()),
+        (
+            "conditions (joined with and, negated with not)",
+            condition::vocabulary(),
+        ),
     ]
 }

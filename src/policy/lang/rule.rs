@@ -37,13 +37,29 @@ pub enum Order {
 
 /// Every order's name and meaning.
 pub(crate) const ORDERS: &[(&str, Order, &str)] = &[
-    ("cheapest", Order::Cheapest, "fewest points, then strength by the tie-break reading"),
-    ("cheapest-by-points", Order::CheapestByPoints, "fewest points; equal points in hand order (as-released) or weakest first (as-written)"),
-    ("dearest", Order::Dearest, "most points, then strength by the tie-break reading"),
+    (
+        "cheapest",
+        Order::Cheapest,
+        "fewest points, then strength by the tie-break reading",
+    ),
+    (
+        "cheapest-by-points",
+        Order::CheapestByPoints,
+        "fewest points; equal points in hand order (as-released) or weakest first (as-written)",
+    ),
+    (
+        "dearest",
+        Order::Dearest,
+        "most points, then strength by the tie-break reading",
+    ),
     ("weakest", Order::Weakest, "weakest rank first"),
     ("strongest", Order::Strongest, "strongest rank first"),
     ("first", Order::First, "the earliest card in hand"),
-    ("random", Order::Random, "a uniformly random card, from the seat's random stream"),
+    (
+        "random",
+        Order::Random,
+        "a uniformly random card, from the seat's random stream",
+    ),
 ];
 
 impl Order {
@@ -89,7 +105,10 @@ impl Rule {
         let toks = tokenize(text)?;
         let end = text.len();
         if toks.is_empty() {
-            return Err(LangError::new(0, format!("the rule is empty; {}", rule_help())));
+            return Err(LangError::new(
+                0,
+                format!("the rule is empty; {}", rule_help()),
+            ));
         }
         let mut i = 0;
         let mut when = Condition::default();
@@ -114,7 +133,10 @@ impl Rule {
             ));
         }
         if leading && filter.bits() & NEEDS_LED != 0 {
-            let at = toks.iter().find(|t| t.text == "wins" || t.text == "led-suit").map_or(0, |t| t.at);
+            let at = toks
+                .iter()
+                .find(|t| t.text == "wins" || t.text == "led-suit")
+                .map_or(0, |t| t.at);
             return Err(LangError::new(
                 at,
                 format!(
@@ -124,11 +146,17 @@ impl Rule {
         }
         if filter.is_empty_by_construction() {
             return Err(LangError::new(
-                toks.iter().position(|t| t.text == "of").map_or(0, |p| toks[p].at),
+                toks.iter()
+                    .position(|t| t.text == "of")
+                    .map_or(0, |p| toks[p].at),
                 format!("`{filter}` can never hold a card (a class and its negation together)"),
             ));
         }
-        Ok(Rule { when, order, filter })
+        Ok(Rule {
+            when,
+            order,
+            filter,
+        })
     }
 
     /// Whether the rule always decides: no condition and no filter.
@@ -137,12 +165,22 @@ impl Rule {
     }
 }
 
-fn parse_choice(toks: &[Token<'_>], i: &mut usize, end: usize) -> Result<(Order, CardFilter), LangError> {
+fn parse_choice(
+    toks: &[Token<'_>],
+    i: &mut usize,
+    end: usize,
+) -> Result<(Order, CardFilter), LangError> {
     let Some(t) = toks.get(*i) else {
-        return Err(LangError::new(end, format!("the choice is missing after `then`; {}", order_help())));
+        return Err(LangError::new(
+            end,
+            format!("the choice is missing after `then`; {}", order_help()),
+        ));
     };
     let Some(&(_, order, _)) = ORDERS.iter().find(|o| o.0 == t.text) else {
-        return Err(LangError::new(t.at, format!("unknown choice `{}`; {}", t.text, order_help())));
+        return Err(LangError::new(
+            t.at,
+            format!("unknown choice `{}`; {}", t.text, order_help()),
+        ));
     };
     *i += 1;
     let mut filter = CardFilter::ANY;
@@ -155,12 +193,18 @@ fn parse_choice(toks: &[Token<'_>], i: &mut usize, end: usize) -> Result<(Order,
 
 fn order_help() -> String {
     let names: Vec<&str> = ORDERS.iter().map(|o| o.0).collect();
-    format!("a choice is ORDER or `ORDER of CLASSES` with ORDER one of {}", names.join(", "))
+    format!(
+        "a choice is ORDER or `ORDER of CLASSES` with ORDER one of {}",
+        names.join(", ")
+    )
 }
 
 /// The rule syntax, for error messages.
 pub(crate) fn rule_help() -> String {
-    format!("a rule is `[if CONDITION then] ORDER [of CLASSES]`, e.g. \"if led.points >= 10 then cheapest-by-points of trump & wins\"; {}", order_help())
+    format!(
+        "a rule is `[if CONDITION then] ORDER [of CLASSES]`, e.g. \"if led.points >= 10 then cheapest-by-points of trump & wins\"; {}",
+        order_help()
+    )
 }
 
 impl fmt::Display for Rule {
@@ -182,11 +226,22 @@ mod tests {
 
     #[test]
     fn rules_parse_and_print_canonically() {
-        let r = Rule::parse("if led.points>=10 then cheapest-by-points of trump&wins", false).unwrap();
-        assert_eq!(r.to_string(), "if led.points >= 10 then cheapest-by-points of trump & wins");
+        let r = Rule::parse(
+            "if led.points>=10 then cheapest-by-points of trump&wins",
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            r.to_string(),
+            "if led.points >= 10 then cheapest-by-points of trump & wins"
+        );
         assert_eq!(Rule::parse(&r.to_string(), false).unwrap(), r);
         assert!(Rule::parse("cheapest", true).unwrap().is_catch_all());
-        assert!(!Rule::parse("cheapest of !trump", true).unwrap().is_catch_all());
+        assert!(
+            !Rule::parse("cheapest of !trump", true)
+                .unwrap()
+                .is_catch_all()
+        );
     }
 
     #[test]

@@ -6,9 +6,9 @@
 
 use std::fmt;
 
+use super::LangError;
 use super::card_filter::{MEMORY_BITS, features};
 use super::rule::{Order, Rule};
-use super::LangError;
 use crate::game::{Policy, SeatRng, SeatView};
 use crate::policy::TieBreak;
 
