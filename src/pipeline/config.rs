@@ -146,6 +146,11 @@ pub struct PolicySection {
     /// kind = "epsilon": which moves may explore ("lead", the default, or "all").
     #[serde(default)]
     pub moves: Option<crate::policy::EpsMoves>,
+    /// Key this policy's chacha deals and seat streams by another policy's name (e.g. an
+    /// epsilon policy by its base's), so it plays exactly the deals of its twin: common random
+    /// numbers.
+    #[serde(default)]
+    pub deals_as: Option<String>,
 }
 
 /// `[variants.NAME]`: a further study, overriding some simulate settings of the main one.
@@ -768,6 +773,7 @@ const FIELD_HINTS: &[(&str, &str)] = &[
         "policies.*.moves",
         "\"lead\" (leader moves only) or \"all\"",
     ),
+    ("policies.*.deals_as", "a policy name, e.g. \"greedy\""),
     (
         "policies.*.threshold",
         "a whole number of points from 0 to 22 (hoarder and counter only)",

@@ -115,8 +115,23 @@ impl<'a> PolicyResolver<'a> {
             threshold: 0,
             tie_break,
             def: None,
-            stream: None,
+            stream: p.deals_as.clone(),
         };
+        if let Some(d) = &p.deals_as {
+            let ok = !d.is_empty()
+                && d.len() <= 40
+                && d.starts_with(|c: char| c.is_ascii_lowercase())
+                && d.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+            if !ok {
+                return Err(err(
+                    f("deals_as"),
+                    format!(
+                        "`{d}` is not a policy name; use 1-40 characters a-z, 0-9, '-' or '_', starting with a letter"
+                    ),
+                ));
+            }
+        }
         match p.kind {
             PolicyKind::Greedy => {}
             PolicyKind::Hoarder | PolicyKind::Counter => {

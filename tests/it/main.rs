@@ -13,5 +13,6 @@ mod config_errors;
 mod export_csv;
 mod paper_study;
 mod pipeline_cache;
+mod policy_lang;
 mod replay_paper;
 mod report_browser;
