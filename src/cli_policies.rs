@@ -43,7 +43,7 @@ pub fn policies(a: PoliciesArgs) -> Exit {
         return Exit::Ok;
     }
     // The config is optional unless the name is not a built-in.
-    let explicit = a.config != PathBuf::from("pipeline.toml");
+    let explicit = a.config != std::path::Path::new("pipeline.toml");
     let cfg = if explicit || a.config.exists() {
         match Config::load(&a.config) {
             Ok(c) => Some(c),

@@ -488,6 +488,25 @@ pub(crate) fn vocabulary() -> Vec<(String, &'static str)> {
     out
 }
 
+impl Condition {
+    /// Whether the condition holds in `v`, computing the hand's feature bits itself (for
+    /// conditions outside a rule program, e.g. a switch's).
+    #[inline]
+    pub(crate) fn holds_in(&self, v: &SeatView<'_>, memory: bool) -> bool {
+        let mut feats = [0u32; 3];
+        let n = v.hand.len().min(3);
+        for (f, &c) in feats.iter_mut().zip(v.hand) {
+            *f = card_filter::features(c, v, memory);
+        }
+        self.holds(v, &feats[..n])
+    }
+
+    /// Whether evaluating the condition needs the public-memory feature bits.
+    pub(crate) fn needs_memory(&self) -> bool {
+        self.bits() & card_filter::MEMORY_BITS != 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -549,24 +568,5 @@ mod tests {
         }
         assert_eq!(parse("stock > 35").unwrap_err().at, 8);
         assert_eq!(parse("stack > 3").unwrap_err().at, 0);
-    }
-}
-
-impl Condition {
-    /// Whether the condition holds in `v`, computing the hand's feature bits itself (for
-    /// conditions outside a rule program, e.g. a switch's).
-    #[inline]
-    pub(crate) fn holds_in(&self, v: &SeatView<'_>, memory: bool) -> bool {
-        let mut feats = [0u32; 3];
-        let n = v.hand.len().min(3);
-        for (f, &c) in feats.iter_mut().zip(v.hand) {
-            *f = card_filter::features(c, v, memory);
-        }
-        self.holds(v, &feats[..n])
-    }
-
-    /// Whether evaluating the condition needs the public-memory feature bits.
-    pub(crate) fn needs_memory(&self) -> bool {
-        self.bits() & card_filter::MEMORY_BITS != 0
     }
 }
