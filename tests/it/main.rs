@@ -16,3 +16,4 @@ mod pipeline_cache;
 mod policy_lang;
 mod replay_paper;
 mod report_browser;
+mod slurm;
