@@ -71,6 +71,9 @@ pub enum Command {
     /// One job of the plan (what the Slurm executor runs on a node).
     #[command(subcommand)]
     Job(JobCommand),
+    /// List the built-in policy definitions, or print a policy as the engine understands it.
+    #[command(after_help = EXIT_CODES)]
+    Policies(crate::cli_policies::PoliciesArgs),
 }
 
 /// `job ...`
@@ -203,6 +206,7 @@ pub fn execute(cli: Cli) -> Exit {
         Command::Job(JobCommand::Run(a)) => cmd_job_run(a),
         Command::Play(a) => return crate::cli_play::play(a),
         Command::Replay(a) => return crate::cli_play::replay(a),
+        Command::Policies(a) => return crate::cli_policies::policies(a),
     };
     match result {
         Ok(code) => code,

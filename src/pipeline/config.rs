@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 pub use crate::report::ReportFormat;
 use serde::{Deserialize, Serialize};
 
+use super::policy_defs::PolicyResolver;
 use crate::policy::{PolicyKind, PolicySpec, TieBreak};
 use crate::tournament::DealSourceKind;
 
@@ -148,6 +149,35 @@ pub struct PolicySection {
     /// Tie-break reading. Defaults to as-released.
     #[serde(default)]
     pub tie_break: Option<TieBreak>,
+    /// kind = "rules": the lead rules (see `crate::policy::lang`).
+    #[serde(default)]
+    pub lead: Option<Vec<String>>,
+    /// kind = "rules": the follow rules.
+    #[serde(default)]
+    pub follow: Option<Vec<String>>,
+    /// kind = "switch": the policy played while `while` holds.
+    #[serde(default)]
+    pub play: Option<String>,
+    /// kind = "switch": the condition.
+    #[serde(default, rename = "while")]
+    pub r#while: Option<String>,
+    /// kind = "switch": the policy played otherwise.
+    #[serde(default)]
+    pub otherwise: Option<String>,
+    /// kind = "epsilon": the base policy.
+    #[serde(default)]
+    pub base: Option<String>,
+    /// kind = "epsilon": the exploration probability, in [0, 1].
+    #[serde(default)]
+    pub eps: Option<f64>,
+    /// kind = "epsilon": which moves may explore ("lead", the default, or "all").
+    #[serde(default)]
+    pub moves: Option<crate::policy::EpsMoves>,
+    /// Key this policy's chacha deals and seat streams by another policy's name (e.g. an
+    /// epsilon policy by its base's), so it plays exactly the deals of its twin: common random
+    /// numbers.
+    #[serde(default)]
+    pub deals_as: Option<String>,
 }
 
 /// `[variants.NAME]`: a further study, overriding some simulate settings of the main one.
@@ -414,6 +444,21 @@ impl Config {
                 message,
             }
         })?;
+        PolicyResolver::new(&cfg.policies)
+            .check_all()
+            .map_err(|e| {
+                let (line, column) = match e.offset {
+                    Some(o) => locator.position_inside(&e.field, o),
+                    None => locator.position_of(&e.field),
+                };
+                ConfigError::Invalid {
+                    path: path.to_path_buf(),
+                    line,
+                    column,
+                    field: e.field,
+                    message: e.message,
+                }
+            })?;
         Ok(cfg)
     }
 
@@ -711,16 +756,9 @@ impl Config {
 
     /// The fully specified policy `name` (must be defined), with an optional tie-break override.
     pub fn policy_spec(&self, name: &str, tie_override: Option<TieBreak>) -> PolicySpec {
-        let p = &self.policies[name];
-        PolicySpec {
-            name: name.to_string(),
-            kind: p.kind,
-            threshold: match p.kind {
-                PolicyKind::Greedy => 0,
-                _ => p.threshold.unwrap_or(p.kind.default_threshold()),
-            },
-            tie_break: tie_override.or(p.tie_break).unwrap_or(TieBreak::AsReleased),
-        }
+        PolicyResolver::new(&self.policies)
+            .resolve(name, tie_override)
+            .unwrap_or_else(|e| panic!("a validated config resolves its policies: {e:?}"))
     }
 
     /// The main study followed by the variants, in name order.
@@ -937,9 +975,33 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     ("policies", "one [policies.NAME] section per policy"),
     (
         "policies.*",
-        "a table with kind = \"greedy\" | \"hoarder\" | \"counter\", optional threshold and tie_break",
+        "a table with kind = \"greedy\" | \"hoarder\" | \"counter\" (optional threshold), \"rules\" (lead, follow), \"switch\" (play, while, otherwise) or \"epsilon\" (base, eps, moves), and an optional tie_break",
     ),
-    ("policies.*.kind", "\"greedy\", \"hoarder\" or \"counter\""),
+    (
+        "policies.*.kind",
+        "\"greedy\", \"hoarder\", \"counter\", \"rules\", \"switch\" or \"epsilon\"",
+    ),
+    (
+        "policies.*.lead",
+        "a list of rules, e.g. [\"cheapest of !trump\", \"cheapest\"] (see `briscola policies --language`)",
+    ),
+    (
+        "policies.*.follow",
+        "a list of rules, e.g. [\"cheapest-by-points of led-suit & wins\", \"cheapest\"]",
+    ),
+    ("policies.*.play", "the name of a policy, e.g. \"greedy\""),
+    ("policies.*.while", "a condition, e.g. \"stock > 10\""),
+    (
+        "policies.*.otherwise",
+        "the name of a policy, e.g. \"counter\"",
+    ),
+    ("policies.*.base", "the name of a policy, e.g. \"greedy\""),
+    ("policies.*.eps", "a probability from 0 to 1, e.g. 0.05"),
+    (
+        "policies.*.moves",
+        "\"lead\" (leader moves only) or \"all\"",
+    ),
+    ("policies.*.deals_as", "a policy name, e.g. \"greedy\""),
     (
         "policies.*.threshold",
         "a whole number of points from 0 to 22 (hoarder and counter only)",
@@ -1174,6 +1236,47 @@ impl Locator<'_> {
             }
         }
         best.map(|o| line_col(self.text, o)).unwrap_or((1, 1))
+    }
+
+    /// 1-based (line, column) of byte `offset` inside the string value of `field` (a key, or
+    /// an array element with `[i]`); the field's own position when the value is not a plain
+    /// one-line string.
+    fn position_inside(&self, field: &str, offset: usize) -> (usize, usize) {
+        let start = self.value_start(field);
+        match start {
+            Some(s)
+                if matches!(self.text.as_bytes().get(s), Some(b'"' | b'\''))
+                    && !self.text[s + 1..].starts_with("\"\"")
+                    && !self.text[s + 1..(s + 1 + offset).min(self.text.len())]
+                        .contains(['\\', '\n']) =>
+            {
+                line_col(self.text, s + 1 + offset)
+            }
+            _ => self.position_of(field),
+        }
+    }
+
+    /// Byte offset where `field`'s value starts.
+    fn value_start(&self, field: &str) -> Option<usize> {
+        let mut table = self.doc;
+        let parts: Vec<&str> = field.split('.').collect();
+        for (n, part) in parts.iter().enumerate() {
+            let (key, index) = match part.split_once('[') {
+                Some((k, rest)) => (k, rest.trim_end_matches(']').parse::<usize>().ok()),
+                None => (*part, None),
+            };
+            let (_, v) = table.iter().find(|(k, _)| k.get_ref().as_ref() == key)?;
+            let last = n + 1 == parts.len();
+            match (v.get_ref(), index) {
+                (toml::de::DeValue::Array(a), Some(i)) if last => {
+                    return Some(a.get(i)?.span().start);
+                }
+                (toml::de::DeValue::Table(inner), None) if !last => table = inner,
+                (_, None) if last => return Some(v.span().start),
+                _ => return None,
+            }
+        }
+        None
     }
 }
 

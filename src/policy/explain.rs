@@ -165,6 +165,8 @@ impl AnyPolicy {
             AnyPolicy::Greedy(p) => p.explain(view, rng),
             AnyPolicy::Hoarder(p) => p.explain(view, rng),
             AnyPolicy::Counter(p) => p.explain(view, rng),
+            // Policies written in the policy language do not trace their rules yet.
+            other => AnyPolicy::unexplained(other, view, rng),
         }
     }
 

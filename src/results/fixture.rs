@@ -92,6 +92,8 @@ pub fn study(
                 10
             },
             tie_break,
+            def: None,
+            stream: None,
         })
         .collect();
     let mut table3 = Vec::new();

@@ -373,10 +373,10 @@ mod tests {
             deck: Deck::ordered(),
             person: 1,
             opponent_name: "counter".into(),
-            opponent: SeatActor::Policy(counter),
+            opponent: SeatActor::Policy(counter.clone()),
             rngs: [SeatRng::new([0; 32], 0), SeatRng::new([0; 32], 0)],
             show_points: false,
-            hints: vec![("counter".into(), counter)],
+            hints: vec![("counter".into(), counter.clone())],
         };
         // Bad keys first, then always the last card of the hand.
         let mut text = String::from("9\nxyz\nh\np\nl\n?\n\n");

@@ -276,7 +276,7 @@ mod tests {
             let (p1, p2) = (a.build(), b.build());
             let mut plain = Vec::new();
             let out = play_game(&deck, &p1, &p2, &mut rngs(), &mut |t: &TrickRecord| plain.push(*t));
-            let traced = trace_game(&deck, [&SeatActor::Policy(p1), &SeatActor::Policy(p2)], &mut rngs()).unwrap();
+            let traced = trace_game(&deck, [&SeatActor::Policy(p1), &SeatActor::Policy(p2.clone())], &mut rngs()).unwrap();
             prop_assert_eq!(&traced.tricks, &plain);
             prop_assert_eq!(traced.outcome, out);
             prop_assert_eq!(traced.decisions.len(), 40);
@@ -306,7 +306,7 @@ mod tests {
         #[test]
         fn a_script_of_the_engines_cards_replays_the_game(deck in deck_strategy(), a in spec_strategy(), b in spec_strategy()) {
             let (p1, p2) = (a.build(), b.build());
-            let traced = trace_game(&deck, [&SeatActor::Policy(p1), &SeatActor::Policy(p2)], &mut rngs()).unwrap();
+            let traced = trace_game(&deck, [&SeatActor::Policy(p1), &SeatActor::Policy(p2.clone())], &mut rngs()).unwrap();
             let cards = |s: Seat| traced.decisions.iter().filter(|d| d.seat == s).map(|d| d.card).collect::<Vec<_>>();
             let script = trace_game(&deck, [&SeatActor::Script(cards(Seat::G1)), &SeatActor::Policy(p2)], &mut rngs()).unwrap();
             prop_assert_eq!(script.tricks, traced.tricks);

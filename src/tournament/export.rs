@@ -89,7 +89,13 @@ pub enum ExportError {
 /// policies under their own names (the released format spells them so, and its R scripts
 /// match on them), else the user's name as written. Every other export writes the user's name.
 pub fn strategy_name(p: &PolicySpec) -> String {
-    if p.name == p.kind.as_str() {
+    let builtin = matches!(
+        p.kind,
+        crate::policy::PolicyKind::Greedy
+            | crate::policy::PolicyKind::Hoarder
+            | crate::policy::PolicyKind::Counter
+    );
+    if builtin && p.name == p.kind.as_str() {
         p.kind.dotnet_name().to_string()
     } else {
         p.name.clone()

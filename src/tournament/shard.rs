@@ -122,7 +122,11 @@ impl ShardSpec {
             }
             DealSourceKind::Chacha => {
                 let seed = u64::try_from(self.seed).map_err(|_| bad_seed())?;
-                Ok(DealStream::chacha(seed, &self.g1.name, &self.g2.name))
+                Ok(DealStream::chacha(
+                    seed,
+                    self.g1.stream_name(),
+                    self.g2.stream_name(),
+                ))
             }
         }
     }
@@ -131,8 +135,14 @@ impl ShardSpec {
     /// `progress` is called with the number of games finished after each chunk.
     pub fn run(&self, dir: &Path, progress: &dyn Fn(u64)) -> Result<ShardSummary, ShardError> {
         let mut stream = self.stream()?;
-        let p1 = self.g1.build();
-        let p2 = self.g2.build();
+        let build = |p: &crate::policy::PolicySpec| {
+            p.try_build().map_err(|e| ShardError::Io {
+                path: dir.to_path_buf(),
+                source: std::io::Error::other(e.to_string()),
+            })
+        };
+        let p1 = build(&self.g1)?;
+        let p2 = build(&self.g2)?;
         let games_path = dir.join(GAMES_FILE);
         let tricks_path = dir.join(TRICKS_FILE);
         let mut games_w = TableWriter::create(&games_path)?;
@@ -143,7 +153,7 @@ impl ShardSpec {
         // writer in order through a bounded channel, so the files do not depend on timing.
         let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(1);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
-        let keys = seat_keys(self.seed, g1_name, g2_name);
+        let keys = seat_keys(self.seed, self.g1.stream_name(), self.g2.stream_name());
         let written = std::thread::scope(|scope| -> Result<(), ShardError> {
             let writer = scope.spawn(|| -> Result<(), ShardError> {
                 for (first_id, played) in rx {

@@ -17,6 +17,7 @@ mod hostile_inputs;
 mod paper_study;
 mod pipeline_cache;
 mod play_replay;
+mod policy_lang;
 mod replay_paper;
 mod report_browser;
 mod slurm;
