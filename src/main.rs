@@ -1,6 +1,7 @@
 //! The `briscola` binary: parse the command line, run it, exit with its documented code.
 
 mod cli;
+mod cli_play;
 mod cli_tournament;
 
 use std::process::ExitCode;

@@ -8,6 +8,7 @@
 //! [`PolicyKind`] variant and an arm in [`AnyPolicy`]. Its matchups' cache keys change; no others do.
 
 mod counter;
+mod explain;
 mod greedy;
 mod hoarder;
 mod order;
@@ -16,6 +17,7 @@ mod props;
 
 pub use crate::game::{Policy, SeatRng, SeatView};
 pub use counter::Counter;
+pub use explain::{Explanation, Rule};
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
 pub use order::TieBreak;

@@ -13,5 +13,7 @@ mod config_errors;
 mod export_csv;
 mod paper_study;
 mod pipeline_cache;
+mod play_replay;
 mod replay_paper;
 mod report_browser;
+mod slurm;
