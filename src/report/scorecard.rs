@@ -623,8 +623,9 @@ fn ours_for(
                     "or" | "lo" | "hi" => {
                         let value = match *field {
                             "or" => t.odds_ratio,
-                            "lo" => t.lo,
-                            _ => t.hi,
+                            // The paper's Table 4 intervals are R's confint (profile likelihood).
+                            "lo" => t.profile_lo,
+                            _ => t.profile_hi,
                         };
                         Ours::Real {
                             value,

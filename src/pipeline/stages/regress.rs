@@ -50,6 +50,8 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
                         num(r.z),
                         num(r.p_value.log10),
                         num(r.odds_ratio),
+                        num(r.profile_lo),
+                        num(r.profile_hi),
                         num(r.lo),
                         num(r.hi),
                     ]
@@ -64,8 +66,10 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
                     "z",
                     "log10_p",
                     "odds_ratio",
-                    "lo",
-                    "hi",
+                    "profile_lo",
+                    "profile_hi",
+                    "wald_lo",
+                    "wald_hi",
                 ],
                 &rows,
             )
