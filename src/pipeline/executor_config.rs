@@ -146,6 +146,25 @@ fn header_name(line: &str) -> Option<String> {
     Some(inner[..end].trim().trim_matches('"').to_string())
 }
 
+/// `text` with runs of blank lines collapsed to one and no blank lines at its end, so that the
+/// text with a section cut out equals the text that never had it, whatever blank lines
+/// surrounded the section.
+fn collapse_blank_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blank_run = false;
+    for line in text.split_inclusive('\n') {
+        let blank = line.trim().is_empty();
+        if !(blank && blank_run) {
+            out.push_str(line);
+        }
+        blank_run = blank;
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
+}
+
 /// `text` without its `[executor]` table (header, keys and the comments inside it), so that
 /// the report's provenance, which prints the config text, does not depend on where the jobs
 /// ran. `None` if the section cannot be cut out cleanly (e.g. written inline as
@@ -156,39 +175,19 @@ pub fn without_executor_section(text: &str) -> Option<String> {
         .any(|l| header_name(l).is_some_and(|n| n == "executor" || n.starts_with("executor.")))
         && !text.contains("executor")
     {
-        return Some(text.to_string());
+        return Some(collapse_blank_lines(text));
     }
     let mut out = String::with_capacity(text.len());
     let mut inside = false;
-    // Blank lines at the end of the section stand for the separation before the next table;
-    // blank lines before the section header are dropped, so adding or removing a section
-    // with any blank lines around it gives the same text.
-    let mut section_tail = String::new();
     for line in text.split_inclusive('\n') {
         if let Some(name) = header_name(line) {
-            let entering = name == "executor" || name.starts_with("executor.");
-            if entering && !inside {
-                while out.ends_with("\n\n") || out.ends_with("\n \n") {
-                    let cut = out[..out.len() - 1].rfind('\n').map_or(0, |i| i + 1);
-                    if !out[cut..].trim().is_empty() {
-                        break;
-                    }
-                    out.truncate(cut);
-                }
-            } else if !entering && inside {
-                out.push_str(&section_tail);
-            }
-            inside = entering;
-            section_tail.clear();
+            inside = name == "executor" || name.starts_with("executor.");
         }
         if !inside {
             out.push_str(line);
-        } else if line.trim().is_empty() {
-            section_tail.push_str(line);
-        } else {
-            section_tail.clear();
         }
     }
+    let out = collapse_blank_lines(&out);
     // Check: the rest of the file must parse to exactly the file minus `executor`.
     let mut full: toml::Table = toml::from_str(text).ok()?;
     full.remove("executor");
