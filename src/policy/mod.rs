@@ -13,12 +13,16 @@ mod hoarder;
 mod order;
 #[cfg(test)]
 mod props;
+mod table_policy;
+#[cfg(test)]
+mod table_props;
 
 pub use crate::game::{Policy, SeatRng, SeatView};
 pub use counter::Counter;
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
 pub use order::TieBreak;
+pub use table_policy::{FollowReading, TablePolicy, VariantFitError};
 
 use serde::{Deserialize, Serialize};
 
