@@ -181,7 +181,7 @@ impl RulesSpec {
             return Err(RulesError::FiveCardHands(s.players));
         }
         let dealt = s.players * s.hand_size;
-        if s.deck % s.players != 0 || s.deck < dealt {
+        if !s.deck.is_multiple_of(s.players) || s.deck < dealt {
             let valid = match s.players {
                 2 | 4 => "40 or 36",
                 3 => "39 or 36",

@@ -144,10 +144,13 @@ mod tests {
         }
     }
 
+    /// One decision as a seat saw it: trick, seat, hand, open hand, stock top, partner flag.
+    type Seen = (u8, u8, Vec<Card>, Vec<Card>, Option<Card>, bool);
+
     /// Records every decision's view, to check what each seat was shown.
     struct Watch<'p> {
         inner: &'p dyn Policy,
-        log: std::sync::Mutex<Vec<(u8, u8, Vec<Card>, Vec<Card>, Option<Card>, bool)>>,
+        log: std::sync::Mutex<Vec<Seen>>,
     }
     impl Policy for Watch<'_> {
         fn choose(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> usize {
