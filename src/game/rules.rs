@@ -165,6 +165,11 @@ pub const REMOVED_TWO: Card = match Card::new(Suit::Coppe, 2) {
 };
 
 impl RulesSpec {
+    /// Whether this is the standard game's description (every field at its default).
+    pub fn is_default(&self) -> bool {
+        *self == RulesSpec::default()
+    }
+
     /// Check that the description is a playable game.
     pub fn validate(self) -> Result<Rules, RulesError> {
         let s = self;

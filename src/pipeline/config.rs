@@ -144,6 +144,10 @@ pub struct VariantSection {
     /// Overrides every policy's tie-break.
     #[serde(default)]
     pub tie_break: Option<TieBreak>,
+    /// The variant's rules (`rules = { draw_order = "loser-first" }`; see `game::RulesSpec`);
+    /// the standard two-player game when absent.
+    #[serde(default)]
+    pub rules: Option<crate::game::RulesSpec>,
 }
 
 /// `[test]`
@@ -235,6 +239,8 @@ pub struct Study {
     pub games: GameCount,
     /// The policies, in matchup order, fully specified.
     pub policies: Vec<PolicySpec>,
+    /// The rules its games are played under (the standard game for the main study).
+    pub rules: crate::game::RulesSpec,
 }
 
 /// A study's game count, as the configuration gives it.
@@ -441,6 +447,7 @@ impl Config {
                 && v.games.is_none()
                 && v.games_per_matchup.is_none()
                 && v.tie_break.is_none()
+                && v.rules.is_none()
             {
                 return Err(bad(
                     &format!("variants.{name}"),
@@ -465,6 +472,17 @@ impl Config {
                 }
             };
             check_count(g, k, &format!("variants.{name}")).map_err(|(f, m)| bad(&f, m))?;
+            if let Some(r) = v.rules {
+                let field = format!("variants.{name}.rules");
+                let policies: Vec<PolicySpec> = self
+                    .simulate
+                    .policies
+                    .iter()
+                    .filter(|n| self.policies.contains_key(*n))
+                    .map(|n| self.policy_spec(n, v.tie_break))
+                    .collect();
+                crate::pipeline::study_rules::check(r, &policies).map_err(|m| bad(&field, m))?;
+            }
         }
         for (field, v) in [
             ("test.confidence", self.test.confidence),
@@ -571,6 +589,7 @@ impl Config {
             seed: self.simulate.seed,
             games: self.main_games(),
             policies: policies(None),
+            rules: Default::default(),
         }];
         for (name, v) in &self.variants {
             out.push(Study {
@@ -581,6 +600,7 @@ impl Config {
                 games: GameCount::from_fields(v.games, v.games_per_matchup)
                     .unwrap_or_else(|| self.main_games()),
                 policies: policies(v.tie_break),
+                rules: v.rules.unwrap_or_default(),
             });
         }
         out
@@ -737,6 +757,10 @@ const FIELD_HINTS: &[(&str, &str)] = &[
         "a whole number >= 1 (games per ordered matchup)",
     ),
     ("variants.*.tie_break", "\"as-released\" or \"as-written\""),
+    (
+        "variants.*.rules",
+        "an inline table of rules fields: players, deck, hand_size, trump (\"face-up\" or \"none\"), draw_order (\"winner-first\" or \"loser-first\"), redraw_ace_three, scoperta, must_follow_suit, target, first_leader",
+    ),
     (
         "test",
         "a [test] section with confidence, family_alpha, baseline, power_delta and power_n",

@@ -30,4 +30,5 @@ pub mod runner;
 pub mod stage_sources;
 pub mod stages;
 pub mod stat_cache;
+pub mod study_rules;
 pub mod verify;

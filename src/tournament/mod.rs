@@ -13,6 +13,7 @@ mod matchup;
 mod seat_streams;
 mod shard;
 mod shard_tables;
+mod table_batch;
 mod tournament_run;
 
 pub use deal_source::{DRAWS_PER_GAME, DealSourceKind, DealStream, chacha_deck};

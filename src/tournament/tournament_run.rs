@@ -71,6 +71,7 @@ pub fn shard_specs(
             let spec = ShardSpec {
                 deal_source,
                 seed,
+                rules: Default::default(),
                 games: games_per_matchup,
                 g1: m.g1.clone(),
                 g2: m.g2.clone(),

@@ -22,6 +22,7 @@ pub fn shard_spec(study: &Study, m: &Matchup) -> ShardSpec {
     ShardSpec {
         deal_source: study.deal_source,
         seed: study.seed,
+        rules: study.rules,
         games,
         g1: m.g1.clone(),
         g2: m.g2.clone(),
