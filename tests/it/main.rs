@@ -15,3 +15,4 @@ mod paper_study;
 mod pipeline_cache;
 mod replay_paper;
 mod report_browser;
+mod variants;
