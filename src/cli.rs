@@ -12,15 +12,19 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use briscola::pipeline::config::{Config, ConfigError};
 use briscola::pipeline::dag::Dag;
+use briscola::pipeline::executor_config::ExecutorKind;
 use briscola::pipeline::gc::collect_garbage;
 use briscola::pipeline::job::{Job, StageName};
+use briscola::pipeline::job_command::{JobRunError, run_one_job};
 use briscola::pipeline::layout::Layout;
 use briscola::pipeline::lock_file::LockError;
 use briscola::pipeline::plan::{PlanError, plan};
 use briscola::pipeline::run_mutex::{RunMutex, RunMutexError, WaitPolicy};
 use briscola::pipeline::runner::{
     JobReport, Outcome, RunError, RunObserver, RunOptions, RunReport, RunStatus, Runner,
+    last_run_remote_jobs,
 };
+use briscola::pipeline::slurm_executor::SlurmExecutor;
 use briscola::pipeline::verify::verify;
 
 /// `println!` that ignores a closed stdout (e.g. piped into `head`) instead of panicking.
@@ -105,6 +109,39 @@ pub enum Command {
     /// Export a tournament's trick log or game table as CSV or Parquet.
     #[command(after_help = EXIT_CODES)]
     Export(crate::cli_tournament::ExportArgs),
+    /// One job of the plan (what the Slurm executor runs on a node).
+    #[command(subcommand)]
+    Job(JobCommand),
+}
+
+/// `job ...`
+#[derive(Debug, Subcommand)]
+pub enum JobCommand {
+    /// Run one job into the content store and record it (its dependencies must be complete);
+    /// `briscola run` then publishes it and updates the lock.
+    #[command(after_help = EXIT_CODES)]
+    Run(JobRunArgs),
+}
+
+/// `job run`
+#[derive(Debug, Args)]
+pub struct JobRunArgs {
+    /// The job's id, as `briscola dag` lists it (e.g. `simulate/paper/greedy-vs-hoarder`).
+    pub job_id: String,
+    #[command(flatten)]
+    config: ConfigArgs,
+    /// Fail unless the job's cache key is this (the submitting run passes the key it computed).
+    #[arg(long, value_name = "KEY")]
+    pub expect_key: Option<String>,
+}
+
+/// Where `run` executes jobs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExecutorArg {
+    /// in this process (the default)
+    Local,
+    /// as Slurm jobs submitted with sbatch (see the README)
+    Slurm,
 }
 
 /// `--config`
@@ -159,6 +196,9 @@ pub struct RunArgs {
     /// If another run holds the outputs, fail (exit 5) instead of waiting.
     #[arg(long)]
     pub no_wait: bool,
+    /// Where jobs execute; overrides `[executor] kind` of the config.
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub executor: Option<ExecutorArg>,
 }
 
 /// `status`
@@ -192,12 +232,15 @@ enum CliError {
     Run(#[from] RunError),
     #[error(transparent)]
     Mutex(#[from] RunMutexError),
+    #[error(transparent)]
+    Job(#[from] JobRunError),
 }
 
 impl CliError {
     fn exit(&self) -> Exit {
         match self {
             CliError::Config(_) | CliError::Plan(_) => Exit::BadInput,
+            CliError::Job(JobRunError::UnknownJob { .. }) => Exit::BadInput,
             CliError::Run(RunError::Mutex(RunMutexError::Held { .. }))
             | CliError::Mutex(RunMutexError::Held { .. }) => Exit::Busy,
             CliError::Run(RunError::Lock(LockError::Parse { .. })) => Exit::BadInput,
@@ -216,6 +259,7 @@ pub fn execute(cli: Cli) -> Exit {
         Command::Gc(a) => cmd_gc(a),
         Command::Simulate(a) => return crate::cli_tournament::simulate(a),
         Command::Export(a) => return crate::cli_tournament::export(a),
+        Command::Job(JobCommand::Run(a)) => cmd_job_run(a),
     };
     match result {
         Ok(code) => code,
@@ -296,7 +340,7 @@ fn status_exit(report: &RunReport) -> Exit {
 }
 
 fn cmd_run(a: RunArgs) -> Result<Exit, CliError> {
-    let (_cfg, jobs, layout) = load(&a.config.config)?;
+    let (cfg, jobs, layout) = load(&a.config.config)?;
     let opts = RunOptions {
         force: a.force.iter().map(|s| StageName::from(*s)).collect(),
         dry_run: a.dry_run,
@@ -308,7 +352,23 @@ fn cmd_run(a: RunArgs) -> Result<Exit, CliError> {
         command: format!("briscola run --config {}", a.config.config.display()),
     };
     let runner = Runner::new(layout.clone());
-    let report = runner.run(&jobs, &opts, &mut Printer)?;
+    let kind = match a.executor {
+        Some(ExecutorArg::Slurm) => ExecutorKind::Slurm,
+        Some(ExecutorArg::Local) => ExecutorKind::Local,
+        None => cfg.executor.kind,
+    };
+    let report = if kind == ExecutorKind::Slurm && !a.dry_run {
+        let interrupted = SlurmExecutor::cancel_on_signals()?;
+        let mut slurm = SlurmExecutor::new(
+            &cfg.executor,
+            &a.config.config,
+            &layout.slurm_logs(),
+            interrupted,
+        )?;
+        runner.run_on(&jobs, &opts, &mut slurm, &mut Printer)?
+    } else {
+        runner.run(&jobs, &opts, &mut Printer)?
+    };
     if a.dry_run {
         print_notes(&report);
     }
@@ -356,9 +416,35 @@ fn cmd_status(a: StatusArgs) -> Result<Exit, CliError> {
         }
         print_notes(&report);
         outln!("{}", report.summary());
+        for (job, r) in last_run_remote_jobs(&layout) {
+            outln!(
+                "last run: {job} ran as {} job {} ({}), log {}",
+                r.executor,
+                r.id,
+                r.state.as_deref().unwrap_or("state unknown"),
+                r.log.display()
+            );
+        }
     }
     print_repro(&report, &layout.lock_file());
     Ok(status_exit(&report))
+}
+
+fn cmd_job_run(a: JobRunArgs) -> Result<Exit, CliError> {
+    let (_cfg, jobs, layout) = load(&a.config.config)?;
+    let done = run_one_job(&jobs, &layout, &a.job_id, a.expect_key.as_deref())?;
+    outln!(
+        "{} {}  key {}  ({} outputs stored and recorded)",
+        if done.already_done {
+            "cached "
+        } else {
+            "ran    "
+        },
+        a.job_id,
+        done.key,
+        done.outputs.len()
+    );
+    Ok(Exit::Ok)
 }
 
 fn cmd_dag(a: DagArgs) -> Result<Exit, CliError> {

@@ -213,6 +213,9 @@ pub struct Config {
     pub plot: PlotSection,
     /// `[render]`
     pub render: RenderSection,
+    /// `[executor]`: where jobs run; never part of a cache key or of the provenance text.
+    #[serde(default)]
+    pub executor: super::executor_config::ExecutorSection,
     /// The directory holding the config file (not part of the file).
     #[serde(skip)]
     pub base_dir: PathBuf,
@@ -341,7 +344,15 @@ impl Config {
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_else(|| "pipeline.toml".into());
-        cfg.source_text = text.to_string();
+        cfg.source_text = super::executor_config::without_executor_section(text).ok_or_else(|| {
+            ConfigError::Invalid {
+                path: path.to_path_buf(),
+                line: 1,
+                column: 1,
+                field: "executor".into(),
+                message: "write the executor settings as one `[executor]` table (a header line followed by its keys), not inline, so they can be kept out of the report".into(),
+            }
+        })?;
         cfg.validate().map_err(|(field, message)| {
             let (line, column) = locator.position_of(&field);
             ConfigError::Invalid {
@@ -359,6 +370,7 @@ impl Config {
     fn validate(&self) -> Result<(), (String, String)> {
         let bad = |field: &str, message: String| (field.to_string(), message);
         let defined = || self.policies.keys().cloned().collect::<Vec<_>>().join(", ");
+        self.executor.validate()?;
         if self.policies.is_empty() {
             return Err(bad(
                 "policies",

@@ -70,6 +70,10 @@ impl Layout {
     pub fn last_run(&self) -> PathBuf {
         self.cache().join("last-run.json")
     }
+    /// `outputs/.cache/slurm/`: the logs of jobs the Slurm executor submitted (never hashed).
+    pub fn slurm_logs(&self) -> PathBuf {
+        self.cache().join("slurm")
+    }
     /// `outputs/pipeline.lock`
     pub fn lock_file(&self) -> PathBuf {
         self.root.join(LOCK_FILE)

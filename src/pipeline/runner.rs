@@ -1,6 +1,8 @@
-//! Executing a plan: [`Runner`] walks the jobs in order, computes each cache key from params,
-//! code and the bytes of its inputs, reuses a verified cached result or runs the body in a
-//! scratch directory, stores and publishes the outputs, and checks them against the lock.
+//! Executing a plan: [`Runner`] runs it as decide -> execute -> finish. Each job whose
+//! dependencies are settled is decided once ([`super::decision::decide`]: cached, run or, dry,
+//! would-run, with reasons); the jobs that must run go to an [`Executor`] (in this process by
+//! default, or a Slurm cluster); each cached or completed job is finished: checked against the
+//! lock, published, recorded. The lock is written at the end.
 //!
 //! Invariant: a job is reported cached only if the run-cache has its exact key and every
 //! object it names hashes to its name; its record is written only after its objects are
@@ -9,30 +11,25 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::Serialize;
 
 use super::atomic_file::write_atomic;
-use super::cache_key::{CacheKey, InputHashes, Reason};
-use super::content_store::{ContentStore, StoreError, sha256_file};
-use super::job::{AncestorInfo, Job, JobInputs, StageName};
+use super::cache_key::Reason;
+use super::content_store::{ContentStore, StoreError};
+use super::decision::{DecideEnv, Decision, Settled, Verdict, decide, job_inputs};
+use super::executor::{Completion, ExecEnv, Executor, RemoteJob};
+use super::job::{Job, StageName};
 use super::layout::{Layout, check_rel_path, job_file_stem};
+use super::local_executor::LocalExecutor;
+pub use super::local_executor::{TEST_SLEEP_ENV, TEST_SLEEP_STAGE_ENV};
 use super::lock_file::{LockEntry, LockError, LockFile};
 use super::publisher::{PublishError, Publisher, check_publish_rel};
-use super::run_cache::{JobRecord, RunCache, RunCacheError, RunRecord};
+use super::run_cache::{JobRecord, RunCache, RunCacheError};
 use super::run_mutex::{RunMutex, RunMutexError, WaitPolicy};
 use super::stat_cache::StatCache;
-
-/// Test hook: when set to a number of milliseconds, every job (or only those of the stage
-/// named by [`TEST_SLEEP_STAGE_ENV`]) sleeps after its objects are stored and before its
-/// records are written, announcing it on stderr, so tests can kill a run at the most delicate
-/// moment. Has no effect on any output.
-pub const TEST_SLEEP_ENV: &str = "BRISCOLA_TEST_SLEEP_MS";
-/// Test hook: restrict [`TEST_SLEEP_ENV`] to the jobs of this stage.
-pub const TEST_SLEEP_STAGE_ENV: &str = "BRISCOLA_TEST_SLEEP_STAGE";
 
 /// Errors that stop a run (a failing job body is not one: it is reported in [`RunReport`]).
 #[derive(Debug, thiserror::Error)]
@@ -144,9 +141,28 @@ pub struct JobReport {
     pub outputs: BTreeMap<String, String>,
     /// The error, for failed jobs.
     pub error: Option<String>,
+    /// Where it ran, if an executor ran it outside this process (e.g. its Slurm job id and log).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remote: Option<RemoteJob>,
 }
 
 impl JobReport {
+    /// A report of `job` with `outcome` and nothing else known yet.
+    pub fn new(job: &Job, outcome: Outcome) -> JobReport {
+        JobReport {
+            id: job.id.clone(),
+            stage: job.stage,
+            outcome,
+            reasons: Vec::new(),
+            seconds: 0.0,
+            note: job.note.clone(),
+            key: None,
+            outputs: BTreeMap::new(),
+            error: None,
+            remote: None,
+        }
+    }
+
     /// The reasons joined for printing.
     pub fn reasons_text(&self) -> String {
         self.reasons
@@ -164,6 +180,9 @@ impl JobReport {
         }
         if self.outcome == Outcome::Ran || self.outcome == Outcome::Failed {
             s.push_str(&format!("  {:.2}s", self.seconds));
+        }
+        if let Some(r) = &self.remote {
+            s.push_str(&format!("  [{} job {}]", r.executor, r.id));
         }
         if let Some(e) = &self.error {
             s.push_str(&format!("\n        error: {e}"));
@@ -284,6 +303,29 @@ impl RunReport {
     }
 }
 
+/// The jobs of the last real run that ran outside this process (e.g. on Slurm), with where,
+/// read from `outputs/.cache/last-run.json` (empty if there is none).
+pub fn last_run_remote_jobs(layout: &Layout) -> Vec<(String, RemoteJob)> {
+    let Ok(bytes) = fs::read(layout.last_run()) else {
+        return Vec::new();
+    };
+    let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return Vec::new();
+    };
+    let jobs = doc
+        .get("jobs")
+        .and_then(|j| j.as_array())
+        .cloned()
+        .unwrap_or_default();
+    jobs.iter()
+        .filter_map(|j| {
+            let id = j.get("id")?.as_str()?.to_string();
+            let remote = serde_json::from_value(j.get("remote")?.clone()).ok()?;
+            Some((id, remote))
+        })
+        .collect()
+}
+
 /// Hooks for progress output; every method defaults to doing nothing.
 pub trait RunObserver {
     /// Another run holds the outputs; this one waits.
@@ -301,30 +343,6 @@ impl RunObserver for Silent {}
 #[derive(Debug, Clone)]
 pub struct Runner {
     layout: Layout,
-}
-
-/// The state of a job's cached result.
-enum CacheCheck {
-    /// Record present and every object intact.
-    Hit(BTreeMap<String, String>),
-    /// No record for the key.
-    NoRecord,
-    /// Record present but objects missing or corrupt.
-    Damaged {
-        missing: Vec<String>,
-        corrupt: Vec<String>,
-    },
-}
-
-/// What downstream jobs know of an upstream one.
-struct Done {
-    stage: StageName,
-    deps: Vec<String>,
-    key: Option<String>,
-    /// Its outputs; in a dry run, for a job that would re-run, its last outputs (a guess).
-    outputs: Option<BTreeMap<String, String>>,
-    /// Dry run: it would re-run.
-    reruns: bool,
 }
 
 /// Check the plan's ids, deps and publish directories.
@@ -381,49 +399,6 @@ fn remove_atomic_temps(dir: &Path) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Every regular file under `dir`, as (name relative with `/`, path), sorted by name.
-fn list_outputs(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
-    let mut out = Vec::new();
-    let mut stack = vec![(String::new(), dir.to_path_buf())];
-    while let Some((prefix, d)) = stack.pop() {
-        let rd = fs::read_dir(&d).map_err(|e| format!("listing {}: {e}", d.display()))?;
-        for entry in rd {
-            let entry = entry.map_err(|e| format!("listing {}: {e}", d.display()))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let rel = if prefix.is_empty() {
-                name
-            } else {
-                format!("{prefix}/{name}")
-            };
-            let ft = entry
-                .file_type()
-                .map_err(|e| format!("{}: {e}", entry.path().display()))?;
-            if ft.is_dir() {
-                stack.push((rel, entry.path()));
-            } else if ft.is_file() {
-                check_rel_path(&rel).map_err(|m| format!("output name {m}"))?;
-                out.push((rel, entry.path()));
-            } else {
-                return Err(format!(
-                    "output `{rel}` is not a regular file (symlinks and special files are not allowed)"
-                ));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
-fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "the job's code panicked".to_string()
-    }
-}
-
 /// The lock's verdict on a job: if the lock holds the same key, every output whose bytes differ
 /// from the locked ones is a reproducibility failure (none when the key changed or is new).
 fn repro_diff(
@@ -476,11 +451,23 @@ impl Runner {
         self.run(plan, &opts, &mut Silent)
     }
 
-    /// Run `plan` (jobs in dependency order).
+    /// Run `plan` (jobs in dependency order) with the local executor.
     pub fn run(
         &self,
         plan: &[Job],
         opts: &RunOptions,
+        observer: &mut dyn RunObserver,
+    ) -> Result<RunReport, RunError> {
+        self.run_on(plan, opts, &mut LocalExecutor::new(), observer)
+    }
+
+    /// Run `plan`: decide each job whose deps are settled, hand the ones that must run to
+    /// `executor`, and finish each (publish, record, lock entry) as it completes.
+    pub fn run_on(
+        &self,
+        plan: &[Job],
+        opts: &RunOptions,
+        executor: &mut dyn Executor,
         observer: &mut dyn RunObserver,
     ) -> Result<RunReport, RunError> {
         let started = Instant::now();
@@ -502,351 +489,56 @@ impl Runner {
         };
         let store = ContentStore::new(layout.objects());
         let runs = RunCache::new(layout);
-        let publisher = Publisher::new(layout, &store);
         let lock = LockFile::load(&layout.lock_file())?;
-        let mut stat = StatCache::load(&layout.stat_cache(), layout.root());
-
-        let mut done: BTreeMap<String, Done> = BTreeMap::new();
-        let mut reports: Vec<JobReport> = Vec::new();
-        let mut repro: Vec<ReproFailure> = Vec::new();
-        let mut new_lock: BTreeMap<String, LockEntry> = BTreeMap::new();
-        let mut published_by: BTreeMap<String, String> = BTreeMap::new();
-        let mut failed = false;
-        let sleep_hook = test_sleep_hook();
-
-        for job in plan {
-            let t0 = Instant::now();
-            let mut report = JobReport {
-                id: job.id.clone(),
-                stage: job.stage,
-                outcome: Outcome::Skipped,
-                reasons: Vec::new(),
-                seconds: 0.0,
-                note: job.note.clone(),
-                key: None,
-                outputs: BTreeMap::new(),
-                error: None,
-            };
-            if failed {
-                observer.job_finished(&report);
-                reports.push(report);
-                continue;
+        let mut st = RunState {
+            layout,
+            store: &store,
+            runs: &runs,
+            publisher: Publisher::new(layout, &store),
+            lock: &lock,
+            stat: StatCache::load(&layout.stat_cache(), layout.root()),
+            settled: BTreeMap::new(),
+            reports: vec![None; plan.len()],
+            pending: BTreeMap::new(),
+            repro: Vec::new(),
+            new_lock: BTreeMap::new(),
+            published_by: BTreeMap::new(),
+            failed: false,
+        };
+        loop {
+            if !st.failed {
+                st.decide_ready(plan, opts, executor, observer)?;
             }
-            let prev = runs.get_job(&job.id)?;
-
-            // Inputs: what the dependencies produced (or, dry, are guessed to produce).
-            let mut inputs = InputHashes::new();
-            let mut upstream_reruns = Vec::new();
-            let mut unknown = Vec::new();
-            for dep in &job.deps {
-                let Some(d) = done.get(dep) else { continue };
-                if d.reruns {
-                    upstream_reruns.push(dep.clone());
-                }
-                match &d.outputs {
-                    Some(o) => {
-                        inputs.insert(dep.clone(), o.clone());
-                    }
-                    None => unknown.push(dep.clone()),
-                }
+            if executor.in_flight() == 0 {
+                break;
             }
-            if !unknown.is_empty() {
-                // Dry run only: an upstream job that never completed would run first.
-                report.outcome = Outcome::WouldRun;
-                report.reasons = if prev.is_none() {
-                    vec![Reason::NewJob]
-                } else {
-                    vec![Reason::InputChanged(unknown)]
-                };
-                done.insert(
-                    job.id.clone(),
-                    Done {
-                        stage: job.stage,
-                        deps: job.deps.clone(),
-                        key: None,
-                        outputs: prev.map(|p| p.outputs),
-                        reruns: true,
-                    },
-                );
-                observer.job_finished(&report);
-                reports.push(report);
-                continue;
-            }
-
-            if job.stage == StageName::Render {
-                // The report's provenance prints every ancestor's cache key, so render's key must
-                // cover those keys, not only its inputs' bytes: an upstream code change that
-                // re-runs a job with identical bytes still changes what render writes.
-                for (id, a) in self.ancestors(job, &done) {
-                    inputs.insert(
-                        format!("key of {id}"),
-                        BTreeMap::from([("key".to_string(), a.key)]),
-                    );
-                }
-            }
-            let key = CacheKey::new(job.stage, &job.id, &job.params, &job.code, inputs);
-            let comps = key.components();
-            report.key = Some(comps.key.clone());
-            let diff = match &prev {
-                None => vec![Reason::NewJob],
-                Some(p) => comps.diff(&p.components),
-            };
-            let forced = opts.force.contains(&job.stage);
-            let check = if forced {
-                CacheCheck::NoRecord
-            } else {
-                self.check_cached(&runs, &store, &mut stat, &comps.key, opts.dry_run)?
-            };
-
-            let hit = match check {
-                CacheCheck::Hit(outputs) => Some(outputs),
-                CacheCheck::NoRecord => {
-                    if forced {
-                        report.reasons.push(Reason::Forced);
-                    }
-                    if diff.is_empty() && !forced {
-                        report
-                            .reasons
-                            .push(Reason::OutputMissing(vec!["(run record)".into()]));
-                    }
-                    report.reasons.extend(diff.iter().cloned());
-                    None
-                }
-                CacheCheck::Damaged { missing, corrupt } => {
-                    if !corrupt.is_empty() {
-                        report.reasons.push(Reason::OutputCorrupt(corrupt));
-                    }
-                    if !missing.is_empty() {
-                        report.reasons.push(Reason::OutputMissing(missing));
-                    }
-                    report.reasons.extend(diff.iter().cloned());
-                    None
-                }
-            };
-
-            if opts.dry_run {
-                match hit {
-                    Some(outputs) if !upstream_reruns.is_empty() => {
-                        report.outcome = Outcome::WouldRun;
-                        report.reasons = vec![Reason::UpstreamReruns(upstream_reruns)];
-                        report.outputs = outputs.clone();
-                        done.insert(
-                            job.id.clone(),
-                            Done {
-                                stage: job.stage,
-                                deps: job.deps.clone(),
-                                key: Some(comps.key.clone()),
-                                outputs: Some(outputs),
-                                reruns: true,
-                            },
-                        );
-                    }
-                    Some(outputs) => {
-                        report.outcome = Outcome::Cached;
-                        report.reasons = if diff.is_empty() {
-                            vec![Reason::Unchanged]
-                        } else {
-                            let mut r = diff.clone();
-                            r.push(Reason::SeenBefore);
-                            r
-                        };
-                        repro.extend(repro_diff(&lock, &job.id, &comps.key, &outputs, false));
-                        if let Some(dir) = &job.publish {
-                            let stale = publisher.needs_publishing(dir, &outputs, &mut stat);
-                            if !stale.is_empty() {
-                                report.reasons.push(Reason::WouldRepublish(stale));
-                            }
-                        }
-                        report.outputs = outputs.clone();
-                        done.insert(
-                            job.id.clone(),
-                            Done {
-                                stage: job.stage,
-                                deps: job.deps.clone(),
-                                key: Some(comps.key.clone()),
-                                outputs: Some(outputs),
-                                reruns: false,
-                            },
-                        );
-                    }
-                    None => {
-                        report.outcome = Outcome::WouldRun;
-                        if !upstream_reruns.is_empty()
-                            && !report
-                                .reasons
-                                .iter()
-                                .any(|r| matches!(r, Reason::InputChanged(_)))
-                        {
-                            report.reasons.push(Reason::UpstreamReruns(upstream_reruns));
-                        }
-                        done.insert(
-                            job.id.clone(),
-                            Done {
-                                stage: job.stage,
-                                deps: job.deps.clone(),
-                                key: Some(comps.key.clone()),
-                                outputs: prev.map(|p| p.outputs),
-                                reruns: true,
-                            },
-                        );
-                    }
-                }
-                observer.job_finished(&report);
-                reports.push(report);
-                continue;
-            }
-
-            // A real run.
-            let outputs = match hit {
-                Some(outputs) => {
-                    report.outcome = Outcome::Cached;
-                    report.reasons = if diff.is_empty() {
-                        vec![Reason::Unchanged]
-                    } else {
-                        let mut r = diff.clone();
-                        r.push(Reason::SeenBefore);
-                        r
-                    };
-                    outputs
-                }
-                None => {
-                    let files = self.job_inputs(job, &done, &store)?;
-                    match self.execute(job, &files, &store, &mut stat, sleep_hook.as_ref()) {
-                        Ok(outputs) => {
-                            runs.put_run(&RunRecord {
-                                key: comps.key.clone(),
-                                job: job.id.clone(),
-                                outputs: outputs.clone(),
-                            })?;
-                            report.outcome = Outcome::Ran;
-                            outputs
-                        }
-                        Err(message) => {
-                            report.outcome = Outcome::Failed;
-                            report.error = Some(message);
-                            report.seconds = t0.elapsed().as_secs_f64();
-                            failed = true;
-                            observer.job_finished(&report);
-                            reports.push(report);
-                            continue;
-                        }
-                    }
-                }
-            };
-
-            // The lock's verdict.
-            repro.extend(repro_diff(
-                &lock,
-                &job.id,
-                &comps.key,
-                &outputs,
-                report.outcome == Outcome::Ran,
-            ));
-
-            // Publish, then record the job's state.
-            let previous: Vec<String> = prev
-                .as_ref()
-                .map(|p| p.published.clone())
-                .unwrap_or_default();
-            if let Some(dir) = &job.publish {
-                for name in outputs.keys() {
-                    let rel = Layout::published_rel(dir, name);
-                    if let Some(other) = published_by.insert(rel.clone(), job.id.clone()) {
-                        return Err(RunError::InvalidPlan {
-                            job: job.id.clone(),
-                            message: format!(
-                                "publishes `{rel}`, which job `{other}` also publishes"
-                            ),
-                        });
-                    }
-                }
-            }
-            let published = match &job.publish {
-                Some(dir) => publisher.publish(&job.id, dir, &outputs, &previous, &mut stat)?,
-                None => publisher.publish(&job.id, "", &BTreeMap::new(), &previous, &mut stat)?,
-            };
-            if report.outcome == Outcome::Cached && !published.written.is_empty() {
-                report
-                    .reasons
-                    .push(Reason::Republished(published.written.clone()));
-            }
-            let record = JobRecord {
-                job: job.id.clone(),
-                stage: job.stage.as_str().to_string(),
-                components: comps.clone(),
-                outputs: outputs.clone(),
-                published: published.files.clone(),
-            };
-            if prev.as_ref() != Some(&record) {
-                runs.put_job(&record)?;
-            }
-            new_lock.insert(
-                job.id.clone(),
-                LockEntry {
-                    stage: job.stage.as_str().to_string(),
-                    key: comps.key.clone(),
-                    outputs: outputs.clone(),
-                },
-            );
-            report.outputs = outputs.clone();
-            report.seconds = t0.elapsed().as_secs_f64();
-            done.insert(
-                job.id.clone(),
-                Done {
-                    stage: job.stage,
-                    deps: job.deps.clone(),
-                    key: Some(comps.key.clone()),
-                    outputs: Some(outputs),
-                    reruns: false,
-                },
-            );
-            observer.job_finished(&report);
-            reports.push(report);
-        }
-
-        let mut lock_updated = false;
-        if !opts.dry_run && !failed {
-            // Jobs no longer in the plan: withdraw their published files (their records and
-            // objects stay cached until `briscola gc`, so re-adding them is a cache hit).
-            let ids: BTreeSet<&str> = plan.iter().map(|j| j.id.as_str()).collect();
-            for mut rec in runs.list_jobs()? {
-                if ids.contains(rec.job.as_str()) || rec.published.is_empty() {
-                    continue;
-                }
-                publisher.publish(&rec.job, "", &BTreeMap::new(), &rec.published, &mut stat)?;
-                rec.published.clear();
-                runs.put_job(&rec)?;
+            let completions = executor.wait(&mut st.exec_env())?;
+            for c in completions {
+                st.complete(plan, c, observer)?;
             }
         }
-        if !opts.dry_run {
-            if repro.is_empty() {
-                // Jobs that did not complete keep their old entries; jobs not in the plan go.
-                let mut merged = BTreeMap::new();
-                for job in plan {
-                    if let Some(e) = new_lock
-                        .remove(&job.id)
-                        .or_else(|| lock.jobs.get(&job.id).cloned())
-                    {
-                        merged.insert(job.id.clone(), e);
-                    }
-                }
-                lock_updated = LockFile { jobs: merged }.save(&layout.lock_file())?;
+        for (i, job) in plan.iter().enumerate() {
+            if st.reports[i].is_none() {
+                let report = JobReport::new(job, Outcome::Skipped);
+                observer.job_finished(&report);
+                st.reports[i] = Some(report);
             }
-            stat.save(!failed).map_err(|e| RunError::Io {
-                action: "write",
-                path: e.path,
-                source: e.source,
-            })?;
         }
+        let lock_updated = if opts.dry_run {
+            false
+        } else {
+            st.finish_run(plan)?
+        };
         let report = RunReport {
-            jobs: reports,
-            repro_failures: repro,
+            jobs: st.reports.into_iter().flatten().collect(),
+            repro_failures: st.repro,
             dry_run: opts.dry_run,
             lock_updated,
             seconds: started.elapsed().as_secs_f64(),
         };
         if !opts.dry_run {
-            // Timings live here, in the unhashed cache, never in outputs or the lock.
+            // Timings and remote job ids live here, in the unhashed cache, never in outputs or
+            // the lock.
             if let Ok(mut bytes) = serde_json::to_vec_pretty(&report) {
                 bytes.push(b'\n');
                 let _ = write_atomic(&layout.last_run(), &bytes);
@@ -870,159 +562,307 @@ impl Runner {
         remove_atomic_temps(self.layout.root())?;
         Ok(())
     }
+}
 
-    /// Is `key` cached with every object intact? Corrupt objects are removed (not dry).
-    fn check_cached(
-        &self,
-        runs: &RunCache,
-        store: &ContentStore,
-        stat: &mut StatCache,
-        key: &str,
-        dry_run: bool,
-    ) -> Result<CacheCheck, RunError> {
-        let Some(rec) = runs.get_run(key)? else {
-            return Ok(CacheCheck::NoRecord);
-        };
-        let mut missing = Vec::new();
-        let mut corrupt = Vec::new();
-        for (name, hash) in &rec.outputs {
-            let path = store.path(hash)?;
-            match stat.hash(&path).map_err(io_err("hash", &path))? {
-                None => missing.push(name.clone()),
-                Some(h) if h == *hash => {}
-                Some(_) => {
-                    corrupt.push(name.clone());
-                    if !dry_run {
-                        store.remove(hash)?;
-                        stat.forget(&path);
-                    }
+/// The state of one run between its decide, execute and finish steps.
+struct RunState<'a> {
+    layout: &'a Layout,
+    store: &'a ContentStore,
+    runs: &'a RunCache,
+    publisher: Publisher<'a>,
+    lock: &'a LockFile,
+    stat: StatCache,
+    /// Jobs whose outputs downstream jobs may use.
+    settled: BTreeMap<String, Settled>,
+    /// Per plan index, the final report.
+    reports: Vec<Option<JobReport>>,
+    /// Jobs handed to the executor: plan index -> (when decided, decision).
+    pending: BTreeMap<usize, (Instant, Decision)>,
+    repro: Vec<ReproFailure>,
+    new_lock: BTreeMap<String, LockEntry>,
+    published_by: BTreeMap<String, String>,
+    failed: bool,
+}
+
+impl<'a> RunState<'a> {
+    fn exec_env(&mut self) -> ExecEnv<'_> {
+        ExecEnv {
+            layout: self.layout,
+            store: self.store,
+            runs: self.runs,
+            stat: &mut self.stat,
+        }
+    }
+
+    /// Decide every undecided job whose deps are settled, in plan order, while the executor has
+    /// room: finish cached (and, dry, would-run) jobs at once, submit the rest.
+    fn decide_ready(
+        &mut self,
+        plan: &[Job],
+        opts: &RunOptions,
+        executor: &mut dyn Executor,
+        observer: &mut dyn RunObserver,
+    ) -> Result<(), RunError> {
+        for (i, job) in plan.iter().enumerate() {
+            if executor.in_flight() >= executor.capacity() {
+                break;
+            }
+            if self.reports[i].is_some()
+                || self.pending.contains_key(&i)
+                || !job.deps.iter().all(|d| self.settled.contains_key(d))
+            {
+                continue;
+            }
+            let t0 = Instant::now();
+            let mut env = DecideEnv {
+                runs: self.runs,
+                store: self.store,
+                stat: &mut self.stat,
+                dry_run: opts.dry_run,
+            };
+            let decision = decide(
+                &mut env,
+                job,
+                &self.settled,
+                opts.force.contains(&job.stage),
+            )?;
+            if opts.dry_run {
+                self.finish_dry(i, job, decision, observer);
+                continue;
+            }
+            match (decision.verdict, decision.outputs.clone()) {
+                (Verdict::Cached, Some(outputs)) => {
+                    self.finish_job(i, job, t0, decision, outputs, None, observer)?;
+                }
+                _ => {
+                    let key = decision.key.as_ref().map(|k| k.key.clone());
+                    let key = key.ok_or_else(|| RunError::InvalidPlan {
+                        job: job.id.clone(),
+                        message: "no cache key although every dependency completed".into(),
+                    })?;
+                    let inputs = job_inputs(job, &self.settled, self.store)?;
+                    executor.submit(i, job, &key, &inputs, &mut self.exec_env())?;
+                    self.pending.insert(i, (t0, decision));
                 }
             }
         }
-        if missing.is_empty() && corrupt.is_empty() {
-            Ok(CacheCheck::Hit(rec.outputs))
-        } else {
-            Ok(CacheCheck::Damaged { missing, corrupt })
-        }
+        Ok(())
     }
 
-    /// The job's inputs: store paths of its deps' outputs and every ancestor's provenance.
-    fn job_inputs(
-        &self,
+    /// A dry run's report of a decided job; downstream jobs see its (guessed) outputs.
+    fn finish_dry(
+        &mut self,
+        i: usize,
         job: &Job,
-        done: &BTreeMap<String, Done>,
-        store: &ContentStore,
-    ) -> Result<JobInputs, RunError> {
-        let mut inputs = JobInputs::default();
-        for dep in &job.deps {
-            let Some(outs) = done.get(dep).and_then(|d| d.outputs.as_ref()) else {
-                continue;
-            };
-            let mut m = BTreeMap::new();
-            for (name, hash) in outs {
-                m.insert(name.clone(), store.path(hash)?);
-            }
-            inputs.files.insert(dep.clone(), m);
-        }
-        inputs.ancestors = self.ancestors(job, done);
-        Ok(inputs)
-    }
-
-    fn ancestors(
-        &self,
-        job: &Job,
-        done: &BTreeMap<String, Done>,
-    ) -> BTreeMap<String, AncestorInfo> {
-        let mut out = BTreeMap::new();
-        let mut stack: Vec<String> = job.deps.clone();
-        while let Some(id) = stack.pop() {
-            if out.contains_key(&id) {
-                continue;
-            }
-            let Some(d) = done.get(&id) else { continue };
-            out.insert(
-                id.clone(),
-                AncestorInfo {
-                    stage: d.stage,
-                    key: d.key.clone().unwrap_or_default(),
-                    outputs: d.outputs.clone().unwrap_or_default(),
-                },
-            );
-            stack.extend(d.deps.iter().cloned());
-        }
-        out
-    }
-
-    /// Run the body in a fresh scratch directory and move its files into the store.
-    fn execute(
-        &self,
-        job: &Job,
-        inputs: &JobInputs,
-        store: &ContentStore,
-        stat: &mut StatCache,
-        sleep_hook: Option<&(u64, Option<StageName>)>,
-    ) -> Result<BTreeMap<String, String>, String> {
-        let scratch =
-            self.layout
-                .tmp()
-                .join(format!("{}.{}", job_file_stem(&job.id), std::process::id()));
-        let _ = fs::remove_dir_all(&scratch);
-        fs::create_dir_all(&scratch)
-            .map_err(|e| format!("cannot create scratch directory {}: {e}", scratch.display()))?;
-        let result = catch_unwind(AssertUnwindSafe(|| (job.body)(inputs, &scratch)));
-        let outcome = match result {
-            Ok(Ok(())) => self.store_outputs(job, &scratch, store, stat, sleep_hook),
-            Ok(Err(e)) => Err(e.to_string()),
-            Err(p) => Err(format!("panicked: {}", panic_message(p.as_ref()))),
-        };
-        let _ = fs::remove_dir_all(&scratch);
-        outcome
-    }
-
-    fn store_outputs(
-        &self,
-        job: &Job,
-        scratch: &Path,
-        store: &ContentStore,
-        stat: &mut StatCache,
-        sleep_hook: Option<&(u64, Option<StageName>)>,
-    ) -> Result<BTreeMap<String, String>, String> {
-        let files = list_outputs(scratch)?;
-        let mut outputs = BTreeMap::new();
-        for (name, path) in files {
-            let hash = sha256_file(&path).map_err(|e| format!("hashing output `{name}`: {e}"))?;
-            store
-                .put_file_hashed(&path, &hash)
-                .map_err(|e| e.to_string())?;
-            if let Ok(p) = store.path(&hash) {
-                stat.record(&p, &hash);
-            }
-            outputs.insert(name, hash);
-        }
-        if let Some((ms, stage)) = sleep_hook
-            && stage.is_none_or(|s| s == job.stage)
+        decision: Decision,
+        observer: &mut dyn RunObserver,
+    ) {
+        let mut report = JobReport::new(job, Outcome::WouldRun);
+        let key = decision.key.as_ref().map(|k| k.key.clone());
+        report.key = key.clone();
+        report.reasons = decision.reasons;
+        let reruns = decision.verdict != Verdict::Cached;
+        if let (Verdict::Cached, Some(outputs), Some(k)) =
+            (decision.verdict, decision.outputs.as_ref(), key.as_ref())
         {
-            eprintln!(
-                "{TEST_SLEEP_ENV}: sleeping {ms} ms in {} (objects stored, records not yet written)",
-                job.id
-            );
-            std::thread::sleep(Duration::from_millis(*ms));
+            report.outcome = Outcome::Cached;
+            self.repro
+                .extend(repro_diff(self.lock, &job.id, k, outputs, false));
+            if let Some(dir) = &job.publish {
+                let stale = self
+                    .publisher
+                    .needs_publishing(dir, outputs, &mut self.stat);
+                if !stale.is_empty() {
+                    report.reasons.push(Reason::WouldRepublish(stale));
+                }
+            }
         }
-        Ok(outputs)
+        if decision.hit {
+            report.outputs = decision.outputs.clone().unwrap_or_default();
+        }
+        self.settled.insert(
+            job.id.clone(),
+            Settled {
+                stage: job.stage,
+                deps: job.deps.clone(),
+                key,
+                outputs: decision.outputs,
+                reruns,
+            },
+        );
+        observer.job_finished(&report);
+        self.reports[i] = Some(report);
     }
-}
 
-fn test_sleep_hook() -> Option<(u64, Option<StageName>)> {
-    let ms = std::env::var(TEST_SLEEP_ENV).ok()?.parse::<u64>().ok()?;
-    let stage = std::env::var(TEST_SLEEP_STAGE_ENV)
-        .ok()
-        .and_then(|s| StageName::parse(&s));
-    Some((ms, stage))
+    /// The executor is done with a job: finish it, or record its failure.
+    fn complete(
+        &mut self,
+        plan: &[Job],
+        c: Completion,
+        observer: &mut dyn RunObserver,
+    ) -> Result<(), RunError> {
+        let job = &plan[c.index];
+        let Some((t0, decision)) = self.pending.remove(&c.index) else {
+            return Err(RunError::InvalidPlan {
+                job: job.id.clone(),
+                message: "the executor reported a job that was not submitted".into(),
+            });
+        };
+        match c.result {
+            Ok(outputs) => self.finish_job(c.index, job, t0, decision, outputs, c.remote, observer),
+            Err(message) => {
+                let mut report = JobReport::new(job, Outcome::Failed);
+                report.reasons = decision.reasons;
+                report.key = decision.key.map(|k| k.key);
+                report.error = Some(message);
+                report.remote = c.remote;
+                report.seconds = t0.elapsed().as_secs_f64();
+                self.failed = true;
+                observer.job_finished(&report);
+                self.reports[c.index] = Some(report);
+                Ok(())
+            }
+        }
+    }
+
+    /// Finish a cached or ran job: check it against the lock, publish it, record its state.
+    #[allow(clippy::too_many_arguments)]
+    fn finish_job(
+        &mut self,
+        i: usize,
+        job: &Job,
+        t0: Instant,
+        decision: Decision,
+        outputs: BTreeMap<String, String>,
+        remote: Option<RemoteJob>,
+        observer: &mut dyn RunObserver,
+    ) -> Result<(), RunError> {
+        let ran = decision.verdict != Verdict::Cached;
+        let mut report = JobReport::new(job, if ran { Outcome::Ran } else { Outcome::Cached });
+        report.reasons = decision.reasons;
+        report.remote = remote;
+        let comps = decision.key.ok_or_else(|| RunError::InvalidPlan {
+            job: job.id.clone(),
+            message: "finished without a cache key".into(),
+        })?;
+        report.key = Some(comps.key.clone());
+        self.repro
+            .extend(repro_diff(self.lock, &job.id, &comps.key, &outputs, ran));
+        let prev = decision.prev;
+        let previous: Vec<String> = prev
+            .as_ref()
+            .map(|p| p.published.clone())
+            .unwrap_or_default();
+        if let Some(dir) = &job.publish {
+            for name in outputs.keys() {
+                let rel = Layout::published_rel(dir, name);
+                if let Some(other) = self.published_by.insert(rel.clone(), job.id.clone()) {
+                    return Err(RunError::InvalidPlan {
+                        job: job.id.clone(),
+                        message: format!("publishes `{rel}`, which job `{other}` also publishes"),
+                    });
+                }
+            }
+        }
+        let empty = BTreeMap::new();
+        let (dir, shown) = match &job.publish {
+            Some(dir) => (dir.as_str(), &outputs),
+            None => ("", &empty),
+        };
+        let published = self
+            .publisher
+            .publish(&job.id, dir, shown, &previous, &mut self.stat)?;
+        if !ran && !published.written.is_empty() {
+            report
+                .reasons
+                .push(Reason::Republished(published.written.clone()));
+        }
+        let record = JobRecord {
+            job: job.id.clone(),
+            stage: job.stage.as_str().to_string(),
+            components: comps.clone(),
+            outputs: outputs.clone(),
+            published: published.files.clone(),
+        };
+        if prev.as_ref() != Some(&record) {
+            self.runs.put_job(&record)?;
+        }
+        self.new_lock.insert(
+            job.id.clone(),
+            LockEntry {
+                stage: job.stage.as_str().to_string(),
+                key: comps.key.clone(),
+                outputs: outputs.clone(),
+            },
+        );
+        report.outputs = outputs.clone();
+        report.seconds = t0.elapsed().as_secs_f64();
+        self.settled.insert(
+            job.id.clone(),
+            Settled {
+                stage: job.stage,
+                deps: job.deps.clone(),
+                key: Some(comps.key),
+                outputs: Some(outputs),
+                reruns: false,
+            },
+        );
+        observer.job_finished(&report);
+        self.reports[i] = Some(report);
+        Ok(())
+    }
+
+    /// After a real run: withdraw what jobs no longer in the plan published, write the lock
+    /// (unless a reproducibility failure), save the stat hints. Returns whether the lock changed.
+    fn finish_run(&mut self, plan: &[Job]) -> Result<bool, RunError> {
+        if !self.failed {
+            // Jobs no longer in the plan: withdraw their published files (their records and
+            // objects stay cached until `briscola gc`, so re-adding them is a cache hit).
+            let ids: BTreeSet<&str> = plan.iter().map(|j| j.id.as_str()).collect();
+            for mut rec in self.runs.list_jobs()? {
+                if ids.contains(rec.job.as_str()) || rec.published.is_empty() {
+                    continue;
+                }
+                self.publisher.publish(
+                    &rec.job,
+                    "",
+                    &BTreeMap::new(),
+                    &rec.published,
+                    &mut self.stat,
+                )?;
+                rec.published.clear();
+                self.runs.put_job(&rec)?;
+            }
+        }
+        let mut lock_updated = false;
+        if self.repro.is_empty() {
+            // Jobs that did not complete keep their old entries; jobs not in the plan go.
+            let mut merged = BTreeMap::new();
+            for job in plan {
+                if let Some(e) = self
+                    .new_lock
+                    .remove(&job.id)
+                    .or_else(|| self.lock.jobs.get(&job.id).cloned())
+                {
+                    merged.insert(job.id.clone(), e);
+                }
+            }
+            lock_updated = LockFile { jobs: merged }.save(&self.layout.lock_file())?;
+        }
+        self.stat.save(!self.failed).map_err(|e| RunError::Io {
+            action: "write",
+            path: e.path,
+            source: e.source,
+        })?;
+        Ok(lock_updated)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::cache_key::Reason;
+    use crate::pipeline::job::JobInputs;
     use serde_json::{Value, json};
     use std::sync::{Arc, Mutex};
 

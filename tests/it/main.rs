@@ -15,4 +15,5 @@ mod paper_study;
 mod pipeline_cache;
 mod replay_paper;
 mod report_browser;
+mod slurm;
 mod variants;

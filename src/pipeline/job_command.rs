@@ -1,0 +1,182 @@
+//! `briscola job run <job-id>`: [`run_one_job`] runs one job of the plan into the content store
+//! and writes its run record, exactly as the local executor does (objects first, each by temp
+//! file + rename; the record last). It is what the Slurm executor submits to a node; the
+//! orchestrating `briscola run` then publishes the job and updates the lock.
+//!
+//! Invariant: the job's key is recomputed here from its dependencies' records and must equal
+//! the key the orchestrating run expects, so a node with another binary or config can never
+//! record outputs under the wrong key.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use super::cache_key::InputHashes;
+use super::content_store::ContentStore;
+use super::decision::{DecideEnv, completed_outputs, job_inputs, job_key, settled_from_records};
+use super::executor::ExecEnv;
+use super::job::Job;
+use super::layout::{Layout, job_file_stem};
+use super::local_executor::{execute_job, test_sleep_hook};
+use super::run_cache::RunCache;
+use super::runner::RunError;
+use super::stat_cache::StatCache;
+
+/// Why `job run` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum JobRunError {
+    /// No job of the plan has this id.
+    #[error("no job `{id}` in the plan (`briscola dag` lists them; e.g. {example})")]
+    UnknownJob {
+        /// the id asked for
+        id: String,
+        /// a valid id
+        example: String,
+    },
+    /// A dependency has not completed in this outputs directory.
+    #[error(
+        "job `{job}`: its dependency `{dep}` has no completed result in {outputs}; run `briscola run` (which submits jobs in dependency order)"
+    )]
+    DependencyMissing {
+        /// the job
+        job: String,
+        /// the missing dependency
+        dep: String,
+        /// the outputs directory
+        outputs: PathBuf,
+    },
+    /// The key computed here differs from the one the orchestrating run expects.
+    #[error(
+        "job `{job}`: this node computes cache key {here} but the run that submitted it expects {expected}; the node runs another briscola binary or sees another config or outputs directory"
+    )]
+    KeyMismatch {
+        /// the job
+        job: String,
+        /// computed here
+        here: String,
+        /// expected
+        expected: String,
+    },
+    /// The job's body failed.
+    #[error("job `{job}` failed: {message}")]
+    Failed {
+        /// the job
+        job: String,
+        /// why
+        message: String,
+    },
+    /// The stores failed.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+/// What `job run` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobRunOutcome {
+    /// The job's cache key.
+    pub key: String,
+    /// Its outputs (name -> sha256).
+    pub outputs: BTreeMap<String, String>,
+    /// `true`: a complete result for the key was already recorded, nothing ran.
+    pub already_done: bool,
+}
+
+/// Run job `id` of `plan` into `layout`'s content store and record it.
+pub fn run_one_job(
+    plan: &[Job],
+    layout: &Layout,
+    id: &str,
+    expect_key: Option<&str>,
+) -> Result<JobRunOutcome, JobRunError> {
+    let job = plan
+        .iter()
+        .find(|j| j.id == id)
+        .ok_or_else(|| JobRunError::UnknownJob {
+            id: id.to_string(),
+            example: plan.first().map(|j| j.id.clone()).unwrap_or_default(),
+        })?;
+    let store = ContentStore::new(layout.objects());
+    let runs = RunCache::new(layout);
+    // Hints are read, never saved: the orchestrating run owns the stat cache.
+    let mut stat = StatCache::load(&layout.stat_cache(), layout.root());
+    let settled = settled_from_records(plan, job, &runs)?;
+    let mut inputs = InputHashes::new();
+    for dep in &job.deps {
+        let outputs = settled
+            .get(dep)
+            .and_then(|s| s.outputs.clone())
+            .ok_or_else(|| JobRunError::DependencyMissing {
+                job: job.id.clone(),
+                dep: dep.clone(),
+                outputs: layout.root().to_path_buf(),
+            })?;
+        inputs.insert(dep.clone(), outputs);
+    }
+    let key = job_key(job, inputs, &settled).hash();
+    if let Some(expected) = expect_key
+        && expected != key
+    {
+        return Err(JobRunError::KeyMismatch {
+            job: job.id.clone(),
+            here: key,
+            expected: expected.to_string(),
+        });
+    }
+    let mut env = DecideEnv {
+        runs: &runs,
+        store: &store,
+        stat: &mut stat,
+        dry_run: false,
+    };
+    if let Some(outputs) = completed_outputs(&mut env, &key)? {
+        return Ok(JobRunOutcome {
+            key,
+            outputs,
+            already_done: true,
+        });
+    }
+    let files = job_inputs(job, &settled, &store)?;
+    let scratch = layout.tmp().join(format!(
+        "{}.{}.{}",
+        job_file_stem(&job.id),
+        node_name(),
+        std::process::id()
+    ));
+    let mut env = ExecEnv {
+        layout,
+        store: &store,
+        runs: &runs,
+        stat: &mut stat,
+    };
+    match execute_job(
+        job,
+        &key,
+        &files,
+        &scratch,
+        &mut env,
+        test_sleep_hook().as_ref(),
+    )? {
+        Ok(outputs) => Ok(JobRunOutcome {
+            key,
+            outputs,
+            already_done: false,
+        }),
+        Err(message) => Err(JobRunError::Failed {
+            job: job.id.clone(),
+            message,
+        }),
+    }
+}
+
+/// This machine's host name (scratch directories of two nodes never collide), or `node`.
+fn node_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|s| {
+            s.trim()
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect::<String>()
+        })
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "node".to_string())
+}

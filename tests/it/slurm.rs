@@ -1,0 +1,263 @@
+//! The Slurm executor end to end, on a one-node Slurm cluster started on this machine from
+//! Debian's slurm-wlm 22.05 and munge (`tests/it/slurm/cluster.sh`): a small ChaCha study run
+//! through Slurm gives the same lock, byte for byte, as a local run; a second run submits
+//! nothing; a job cancelled with `scancel` mid-run fails the run naming the job and its log,
+//! and the next run resubmits only what is missing and ends with the same lock.
+//!
+//! Invariant: every test that starts the cluster stops it (a guard's `Drop`), and the tests
+//! print a line starting `SKIPPED:` (stdout and stderr) when the cluster cannot start here.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::common::{
+    BASE_CONFIG, assert_exit, briscola_env, command, lock_text, stderr, stdout, study, with_outcome,
+};
+
+/// The tests share the cluster's ports: one at a time.
+static ONE_CLUSTER: Mutex<()> = Mutex::new(());
+
+/// A running one-node cluster; stopped when dropped.
+struct Cluster {
+    dir: tempfile::TempDir,
+}
+
+impl Cluster {
+    fn script() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/slurm/cluster.sh")
+    }
+
+    /// Start it, or say loudly why not and return `None`.
+    fn start(test: &str) -> Option<Cluster> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = Command::new(Self::script())
+            .arg("start")
+            .arg(dir.path())
+            .stdin(Stdio::null())
+            .output();
+        let cluster = Cluster { dir };
+        match out {
+            Ok(o) if o.status.success() => Some(cluster),
+            Ok(o) => {
+                let why = String::from_utf8_lossy(&o.stderr).trim().to_string();
+                println!("SKIPPED: {test}: the Slurm test cluster cannot start here: {why}");
+                eprintln!("SKIPPED: {test}: the Slurm test cluster cannot start here: {why}");
+                None
+            }
+            Err(e) => {
+                println!(
+                    "SKIPPED: {test}: cannot run {}: {e}",
+                    Self::script().display()
+                );
+                eprintln!(
+                    "SKIPPED: {test}: cannot run {}: {e}",
+                    Self::script().display()
+                );
+                None
+            }
+        }
+    }
+
+    fn conf(&self) -> PathBuf {
+        self.dir.path().join("slurm.conf")
+    }
+
+    /// Every job id the controller knows (finished ones included).
+    fn job_ids(&self) -> Vec<String> {
+        let o = Command::new("squeue")
+            .args(["--noheader", "--states=all", "--format=%i"])
+            .env("SLURM_CONF", self.conf())
+            .output()
+            .expect("squeue");
+        stdout(&o).lines().map(|l| l.trim().to_string()).collect()
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = Command::new(Self::script())
+            .arg("stop")
+            .arg(self.dir.path())
+            .stdin(Stdio::null())
+            .status();
+    }
+}
+
+/// The test study: two policies, so 4 simulate + 4 aggregate + test, regress, plot, render.
+fn config(executor: &str) -> String {
+    let base = BASE_CONFIG.replace(
+        r#"policies = ["greedy", "hoarder", "counter"]"#,
+        r#"policies = ["greedy", "hoarder"]"#,
+    );
+    format!("{base}\n{executor}")
+}
+
+/// The lock of the same study run locally.
+fn local_lock() -> String {
+    let dir = study(&config(""));
+    let o = briscola_env(&["run"], dir.path(), &[]);
+    assert_exit(&o, 0);
+    lock_text(dir.path())
+}
+
+#[test]
+fn a_study_run_on_slurm_gives_the_local_lock_and_a_second_run_submits_nothing() {
+    let _one = ONE_CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(cluster) = Cluster::start("slurm lock test") else {
+        return;
+    };
+    let want = local_lock();
+    // The executor section differs from the local study's: it must not move any key.
+    let dir = study(&config(
+        "[executor]\nkind = \"slurm\"\npoll_seconds = 0.3\nmax_jobs = 4\ntime = \"10:00\"\n",
+    ));
+    let conf = cluster.conf();
+    let env = [("SLURM_CONF", conf.to_str().unwrap())];
+    let o = briscola_env(&["run"], dir.path(), &env);
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    assert_eq!(with_outcome(&out, "ran").len(), 12, "{out}");
+    assert_eq!(out.matches("[slurm job ").count(), 12, "{out}");
+    assert_eq!(lock_text(dir.path()), want, "Slurm and local locks differ");
+    // Slurm's ids and logs are recorded outside the hashed outputs.
+    let last = fs::read_to_string(dir.path().join("outputs/.cache/last-run.json")).unwrap();
+    assert!(last.contains("\"executor\": \"slurm\""), "{last}");
+    let lock = lock_text(dir.path());
+    assert!(!lock.contains("slurm"), "{lock}");
+    let st = briscola_env(&["status"], dir.path(), &env);
+    assert_exit(&st, 0);
+    assert_eq!(
+        stdout(&st).matches("last run: ").count(),
+        12,
+        "{}",
+        stdout(&st)
+    );
+    assert!(stdout(&st).contains("COMPLETED"), "{}", stdout(&st));
+
+    let before = cluster.job_ids();
+    let o = briscola_env(&["run"], dir.path(), &env);
+    assert_exit(&o, 0);
+    assert_eq!(
+        with_outcome(&stdout(&o), "cached").len(),
+        12,
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(cluster.job_ids(), before, "the second run submitted jobs");
+    assert_eq!(lock_text(dir.path()), want);
+}
+
+/// Wait until an aggregate job is running on the node and asleep between storing its objects
+/// and writing its record; returns its Slurm id.
+fn sleeping_aggregate_job(cluster: &Cluster, logs: &Path, deadline: Instant) -> Option<String> {
+    while Instant::now() < deadline {
+        let o = Command::new("squeue")
+            .args(["--noheader", "--states=RUNNING", "--format=%i|%j"])
+            .env("SLURM_CONF", cluster.conf())
+            .output()
+            .expect("squeue");
+        for line in stdout(&o).lines() {
+            let Some((id, name)) = line.trim().split_once('|') else {
+                continue;
+            };
+            if !name.starts_with("briscola:aggregate/") {
+                continue;
+            }
+            let asleep = fs::read_dir(logs)
+                .ok()
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|e| {
+                    e.file_name()
+                        .to_string_lossy()
+                        .ends_with(&format!(".{id}.log"))
+                        && fs::read_to_string(e.path())
+                            .is_ok_and(|t| t.contains("BRISCOLA_TEST_SLEEP_MS: sleeping"))
+                });
+            if asleep {
+                return Some(id.to_string());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    None
+}
+
+#[test]
+fn a_job_cancelled_mid_run_fails_the_run_clearly_and_the_next_run_completes_it() {
+    let _one = ONE_CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(cluster) = Cluster::start("slurm scancel test") else {
+        return;
+    };
+    let want = local_lock();
+    // Local by default; `--executor slurm` overrides. One job in flight at a time.
+    let dir = study(&config(
+        "[executor]\nkind = \"local\"\npoll_seconds = 0.3\nmax_jobs = 1\n",
+    ));
+    let conf = cluster.conf();
+    let mut child = command(&["run", "--executor", "slurm"], dir.path())
+        .env("SLURM_CONF", &conf)
+        .env("BRISCOLA_TEST_SLEEP_MS", "60000")
+        .env("BRISCOLA_TEST_SLEEP_STAGE", "aggregate")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn briscola");
+    let logs = dir.path().join("outputs/.cache/slurm");
+    let victim = sleeping_aggregate_job(&cluster, &logs, Instant::now() + Duration::from_secs(300));
+    let Some(victim) = victim else {
+        let _ = child.kill();
+        let o = child.wait_with_output().unwrap();
+        panic!(
+            "no aggregate job reached its sleep\n--- stdout\n{}\n--- stderr\n{}",
+            stdout(&o),
+            stderr(&o)
+        );
+    };
+    let s = Command::new("scancel")
+        .arg(&victim)
+        .env("SLURM_CONF", &conf)
+        .status()
+        .expect("scancel");
+    assert!(s.success());
+    let o = child.wait_with_output().unwrap();
+    assert_exit(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains("error: job aggregate/paper/"), "{err}");
+    assert!(
+        err.contains(&format!("Slurm job {victim} ended CANCELLED")),
+        "{err}"
+    );
+    assert!(err.contains(&format!(".{victim}.log")), "{err}");
+    let failed = with_outcome(&stdout(&o), "FAILED");
+    assert_eq!(failed.len(), 1, "{}", stdout(&o));
+    let failed = failed.into_iter().next().unwrap();
+    let completed = with_outcome(&stdout(&o), "ran");
+    assert!(!completed.is_empty(), "{}", stdout(&o));
+
+    // The next run (no sleep) resubmits only what is missing: the cancelled job was never
+    // recorded, so it runs again; nothing that completed runs twice.
+    let o = briscola_env(
+        &["run", "--executor", "slurm"],
+        dir.path(),
+        &[("SLURM_CONF", conf.to_str().unwrap())],
+    );
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    assert!(with_outcome(&out, "ran").contains(&failed), "{out}");
+    assert_eq!(
+        with_outcome(&out, "cached").len() + with_outcome(&out, "ran").len(),
+        12,
+        "{out}"
+    );
+    assert_eq!(with_outcome(&out, "cached"), completed, "{out}");
+    assert_eq!(
+        lock_text(dir.path()),
+        want,
+        "the lock after the cancelled run differs from a local run's"
+    );
+}
