@@ -8,7 +8,7 @@ export CARGO_TARGET_DIR
 BIN := $(CARGO_TARGET_DIR)/release/briscola
 CONFIG ?= pipeline.toml
 
-.PHONY: build report test bench check fmt clippy clean-outputs
+.PHONY: build report test bench check fmt clippy clean-outputs fuzz
 
 build:
 	$(CARGO) build --release --locked
@@ -24,6 +24,11 @@ report: build
 ## The whole test suite (unit, property, integration through the real binary, snapshots).
 test:
 	$(CARGO) test --release --locked
+
+## The config fuzz test with many more cases than `make test` runs (seeded, so repeatable).
+FUZZ_CASES ?= 200000
+fuzz:
+	BRISCOLA_FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --release --locked --test it config_fuzz -- --nocapture
 
 ## Benchmarks: the bare engine (criterion) and the whole pipeline's stages; see BENCHMARKS.md.
 bench: build

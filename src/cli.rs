@@ -2,7 +2,8 @@
 //! returns the process exit code.
 //!
 //! Invariant: every failure maps to exactly one documented [`Exit`] code and one message on
-//! stderr naming what failed; stdout carries only the command's report.
+//! stderr naming what failed (through `crate::cli_error`, the binary's one error path); stdout
+//! carries only the command's report.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -10,71 +11,23 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use briscola::pipeline::config::{Config, ConfigError};
+use briscola::pipeline::config::Config;
 use briscola::pipeline::dag::Dag;
 use briscola::pipeline::executor_config::ExecutorKind;
 use briscola::pipeline::gc::collect_garbage;
 use briscola::pipeline::job::{Job, StageName};
-use briscola::pipeline::job_command::{JobRunError, run_one_job};
+use briscola::pipeline::job_command::run_one_job;
 use briscola::pipeline::layout::Layout;
-use briscola::pipeline::lock_file::LockError;
-use briscola::pipeline::plan::{PlanError, plan};
-use briscola::pipeline::run_mutex::{RunMutex, RunMutexError, WaitPolicy};
+use briscola::pipeline::plan::plan;
+use briscola::pipeline::run_mutex::{RunMutex, WaitPolicy};
 use briscola::pipeline::runner::{
-    JobReport, Outcome, RunError, RunObserver, RunOptions, RunReport, RunStatus, Runner,
-    last_run_remote_jobs,
+    JobReport, Outcome, RunObserver, RunOptions, RunReport, RunStatus, Runner, last_run_remote_jobs,
 };
 use briscola::pipeline::slurm_executor::SlurmExecutor;
 use briscola::pipeline::verify::verify;
 
-/// `println!` that ignores a closed stdout (e.g. piped into `head`) instead of panicking.
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
-    }};
-}
-
-/// `print!` that ignores a closed stdout.
-macro_rules! out {
-    ($($arg:tt)*) => {{
-        let _ = write!(std::io::stdout().lock(), $($arg)*);
-    }};
-}
-
-/// `eprintln!` that ignores a closed stderr.
-macro_rules! errln {
-    ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
-    }};
-}
-
-/// The documented exit codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Exit {
-    /// Success.
-    Ok = 0,
-    /// A stage failed (or another runtime error, e.g. I/O).
-    StageFailed = 1,
-    /// Bad config file or command-line usage.
-    BadInput = 2,
-    /// Reproducibility failure: a job's key matches the lock but its bytes do not.
-    Reproducibility = 3,
-    /// `verify` found missing or corrupt outputs.
-    VerifyFailed = 4,
-    /// Another run holds the outputs lock (`--no-wait`).
-    Busy = 5,
-}
-
-/// The exit-code table shown by `--help`.
-pub const EXIT_CODES: &str = "\
-Exit codes:
-  0  success
-  1  a stage failed (or another runtime error, e.g. I/O)
-  2  bad config file or command-line usage
-  3  reproducibility failure: a job's cache key matches outputs/pipeline.lock but its bytes differ
-  4  verify found missing, changed or corrupt outputs
-  5  another run holds the outputs lock (run --no-wait)";
+use crate::cli_error::{CliError, report};
+pub use crate::cli_error::{EXIT_CODES, Exit};
 
 /// briscola: the Giacomelli (2026) Briscola study as a reproducible, cached stage pipeline.
 #[derive(Debug, Parser)]
@@ -102,16 +55,25 @@ pub enum Command {
     Verify(ConfigArgs),
     /// Delete cached objects and run records that neither the lock nor any job refers to.
     #[command(after_help = EXIT_CODES)]
-    Gc(ConfigArgs),
+    Gc(GcArgs),
     /// Play an ad-hoc tournament outside the pipeline into a directory of Parquet tables.
     #[command(after_help = EXIT_CODES)]
     Simulate(crate::cli_tournament::SimulateArgs),
     /// Export a tournament's trick log or game table as CSV or Parquet.
     #[command(after_help = EXIT_CODES)]
     Export(crate::cli_tournament::ExportArgs),
+    /// Play a game against a policy in the terminal (or from --moves); saves a game record.
+    #[command(after_help = EXIT_CODES)]
+    Play(crate::cli_play::PlayArgs),
+    /// Show a study's game or a saved record trick by trick, with the rule behind each play.
+    #[command(after_help = EXIT_CODES)]
+    Replay(crate::cli_play::ReplayArgs),
     /// One job of the plan (what the Slurm executor runs on a node).
     #[command(subcommand)]
     Job(JobCommand),
+    /// List the built-in policy definitions, or print a policy as the engine understands it.
+    #[command(after_help = EXIT_CODES)]
+    Policies(crate::cli_policies::PoliciesArgs),
 }
 
 /// `job ...`
@@ -150,6 +112,16 @@ pub struct ConfigArgs {
     /// The study file; outputs go to `outputs/` beside it.
     #[arg(long, value_name = "FILE", default_value = "pipeline.toml")]
     pub config: PathBuf,
+}
+
+/// `gc`
+#[derive(Debug, Args)]
+pub struct GcArgs {
+    #[command(flatten)]
+    config: ConfigArgs,
+    /// List every record and object removed (by default only the summary is printed).
+    #[arg(long, short)]
+    pub verbose: bool,
 }
 
 /// A stage name on the command line.
@@ -221,34 +193,6 @@ pub struct DagArgs {
     pub mermaid: bool,
 }
 
-/// Why a command failed.
-#[derive(Debug, thiserror::Error)]
-enum CliError {
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-    #[error(transparent)]
-    Plan(#[from] PlanError),
-    #[error(transparent)]
-    Run(#[from] RunError),
-    #[error(transparent)]
-    Mutex(#[from] RunMutexError),
-    #[error(transparent)]
-    Job(#[from] JobRunError),
-}
-
-impl CliError {
-    fn exit(&self) -> Exit {
-        match self {
-            CliError::Config(_) | CliError::Plan(_) => Exit::BadInput,
-            CliError::Job(JobRunError::UnknownJob { .. }) => Exit::BadInput,
-            CliError::Run(RunError::Mutex(RunMutexError::Held { .. }))
-            | CliError::Mutex(RunMutexError::Held { .. }) => Exit::Busy,
-            CliError::Run(RunError::Lock(LockError::Parse { .. })) => Exit::BadInput,
-            _ => Exit::StageFailed,
-        }
-    }
-}
-
 /// Run a parsed command; returns the exit code.
 pub fn execute(cli: Cli) -> Exit {
     let result = match cli.command {
@@ -257,16 +201,16 @@ pub fn execute(cli: Cli) -> Exit {
         Command::Dag(a) => cmd_dag(a),
         Command::Verify(a) => cmd_verify(a),
         Command::Gc(a) => cmd_gc(a),
-        Command::Simulate(a) => return crate::cli_tournament::simulate(a),
-        Command::Export(a) => return crate::cli_tournament::export(a),
+        Command::Simulate(a) => crate::cli_tournament::simulate(a),
+        Command::Export(a) => crate::cli_tournament::export(a),
         Command::Job(JobCommand::Run(a)) => cmd_job_run(a),
+        Command::Play(a) => return crate::cli_play::play(a),
+        Command::Replay(a) => return crate::cli_play::replay(a),
+        Command::Policies(a) => return crate::cli_policies::policies(a),
     };
     match result {
         Ok(code) => code,
-        Err(e) => {
-            errln!("error: {e}");
-            e.exit()
-        }
+        Err(e) => report(&e),
     }
 }
 
@@ -371,6 +315,12 @@ fn cmd_run(a: RunArgs) -> Result<Exit, CliError> {
     };
     if a.dry_run {
         print_notes(&report);
+    } else if report.status() == RunStatus::Ok {
+        let dir = a.config.config.parent().unwrap_or(Path::new("."));
+        let git = briscola::pipeline::git_provenance::GitProvenance::of(dir, &opts.command);
+        if let Err(e) = git.write(&layout.run_provenance()) {
+            errln!("warning: could not record the git state: {e}");
+        }
     }
     outln!("{}", report.summary());
     if let Some(f) = report.jobs.iter().find(|j| j.outcome == Outcome::Failed) {
@@ -472,10 +422,10 @@ fn take_mutex(layout: &Layout, command: &str) -> Result<RunMutex, CliError> {
 
 fn cmd_verify(a: ConfigArgs) -> Result<Exit, CliError> {
     let (_cfg, jobs, layout) = load(&a.config)?;
-    let _m = take_mutex(
-        &layout,
-        &format!("briscola verify --config {}", a.config.display()),
-    )?;
+    // Shared: verify writes nothing, so it runs on a read-only tree and beside other verifies.
+    let _m = RunMutex::acquire_shared(&layout.run_mutex(), WaitPolicy::Wait, &mut |h| {
+        Printer.waiting_for_lock(h)
+    })?;
     let report = verify(&layout, &jobs)?;
     for p in &report.problems {
         outln!("{p}");
@@ -507,30 +457,59 @@ fn cmd_verify(a: ConfigArgs) -> Result<Exit, CliError> {
     }
 }
 
-fn cmd_gc(a: ConfigArgs) -> Result<Exit, CliError> {
-    let (_cfg, jobs, layout) = load(&a.config)?;
+fn cmd_gc(a: GcArgs) -> Result<Exit, CliError> {
+    let config = &a.config.config;
+    let (_cfg, jobs, layout) = load(config)?;
     let m = take_mutex(
         &layout,
-        &format!("briscola gc --config {}", a.config.display()),
+        &format!("briscola gc --config {}", config.display()),
     )?;
     let ids: BTreeSet<String> = jobs.iter().map(|j| j.id.clone()).collect();
     let report = collect_garbage(&layout, Some(&ids), &m)?;
-    for j in &report.job_records_removed {
-        outln!("removed job record {j} (no longer in the plan)");
-    }
-    for k in &report.runs_removed {
-        outln!("removed run record {k}");
-    }
-    for (h, size) in &report.objects_removed {
-        outln!("removed object {h} ({size} bytes)");
+    if a.verbose {
+        for j in &report.job_records_removed {
+            outln!("removed job record {j} (no longer in the plan)");
+        }
+        for k in &report.runs_removed {
+            outln!("removed run record {k}");
+        }
+        for (h, size) in &report.objects_removed {
+            outln!("removed object {h} ({size} bytes)");
+        }
     }
     outln!(
-        "gc: removed {} object(s), {} bytes freed; {} run record(s), {} job record(s); kept {} object(s)",
+        "gc: removed {} object(s), {} freed ({} bytes); {} run record(s), {} job record(s); kept {} object(s){}",
         report.objects_removed.len(),
+        human_bytes(report.bytes_freed()),
         report.bytes_freed(),
         report.runs_removed.len(),
         report.job_records_removed.len(),
-        report.objects_kept
+        report.objects_kept,
+        if a.verbose
+            || report.objects_removed.is_empty()
+                && report.runs_removed.is_empty()
+                && report.job_records_removed.is_empty()
+        {
+            ""
+        } else {
+            " (--verbose lists them)"
+        }
     );
     Ok(Exit::Ok)
+}
+
+/// Bytes for a reader: `512 B`, `3.4 MiB`.
+fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
 }

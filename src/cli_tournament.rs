@@ -1,34 +1,27 @@
 //! The `simulate` and `export` commands: ad-hoc tournaments outside the pipeline, and exports
 //! of any tournament's tables (the released simulator's CSV included).
 //!
-//! Invariant: every argument is validated before any file is written; bad input exits 2 with a
-//! message naming the argument and what would be valid.
+//! Invariant: every argument is validated (into a [`TournamentSpec`], the same validated spec a
+//! pipeline study is played from) before any file is written; bad input is a
+//! [`CliError::Usage`] naming the argument and what would be valid (exit 2).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use sha2::{Digest, Sha256};
 
-use briscola::pipeline::config::{Config, MAX_GAMES};
-use briscola::policy::{PolicyKind, PolicySpec, TieBreak};
+use briscola::pipeline::config::{Config, GameCount};
+use briscola::pipeline::layout::Layout;
+use briscola::policy::{MAX_THRESHOLD, PolicyKind, PolicySpec, TieBreak};
 use briscola::tournament::{
-    DealSourceKind, ExportFormat, ExportShard, Matchup, export_games, export_tricks, read_manifest,
-    run_tournament,
+    DealSourceKind, Export, ExportDest, ExportFormat, ExportShard, ExportTable, GamesProblem,
+    MANIFEST_FILE, Matchup, OutState, SpecError, TournamentSpec, check_destination,
+    export as run_export, out_state, read_manifest, run_tournament, total_games_problem,
 };
 
-use crate::cli::Exit;
-
-/// A policy kind on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PolicyArg {
-    /// Definition 1.
-    Greedy,
-    /// Definition 2.
-    Hoarder,
-    /// Definition 3.
-    Counter,
-}
+use crate::cli_error::{CliError, Exit};
 
 /// A deal source on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -51,31 +44,42 @@ pub enum TieBreakArg {
 /// `simulate`
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
-    /// Policies, in matchup order (comma-separated or repeated).
-    #[arg(
-        long = "policies",
-        value_enum,
-        value_delimiter = ',',
-        default_value = "greedy,hoarder,counter"
-    )]
-    pub policies: Vec<PolicyArg>,
-    /// Games requested in all; each ordered matchup plays floor(games / k^2).
-    #[arg(long, default_value_t = 1_000_000, allow_negative_numbers = true)]
-    pub games: u64,
-    /// Seed (dotnet-replay: -2147483648..=2147483647; chacha: 0..=2^63-1).
-    #[arg(long, default_value_t = 42, allow_negative_numbers = true)]
-    pub seed: i64,
-    /// Where the deals come from.
-    #[arg(long, value_enum, default_value = "dotnet-replay")]
-    pub deal_source: DealSourceArg,
-    /// How equal-point cards are ordered.
-    #[arg(long, value_enum, default_value = "as-released")]
-    pub tie_break: TieBreakArg,
-    /// Overtrump threshold of hoarder and counter, in points (0..=22).
-    #[arg(long, default_value_t = 10, allow_negative_numbers = true,
-          value_parser = clap::value_parser!(u8).range(0..=22))]
-    pub threshold: u8,
-    /// Output directory (created; one sub-directory per matchup and a tournament.json).
+    /// Policies, in matchup order (comma-separated or repeated): the built-in kinds `greedy`,
+    /// `hoarder`, `counter`, or with --config any policy its [policies.NAME] sections define.
+    /// Default: the config's simulate.policies, else greedy,hoarder,counter.
+    #[arg(long = "policies", value_delimiter = ',', value_name = "NAME")]
+    pub policies: Vec<String>,
+    /// A pipeline.toml whose policies (with their thresholds and tie-breaks) and [simulate]
+    /// settings (deal source, seed, game count) this run starts from; flags override them.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Games requested in all; each ordered matchup plays floor(games / k^2). Default: the
+    /// config's, else 1000000.
+    #[arg(long, allow_negative_numbers = true)]
+    pub games: Option<u64>,
+    /// Seed (dotnet-replay: -2147483648..=2147483647; chacha: 0..=2^63-1). Default: the
+    /// config's, else 42.
+    #[arg(long, allow_negative_numbers = true)]
+    pub seed: Option<i64>,
+    /// Where the deals come from. Default: the config's, else dotnet-replay.
+    #[arg(long, value_enum)]
+    pub deal_source: Option<DealSourceArg>,
+    /// How equal-point cards are ordered (overrides every policy's). Default: as-released (or
+    /// each configured policy's own).
+    #[arg(long, value_enum)]
+    pub tie_break: Option<TieBreakArg>,
+    /// Overtrump threshold of the built-in hoarder and counter, in points (0..=22; default 10).
+    /// With --config each policy has its own.
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "config",
+          value_parser = clap::value_parser!(u8).range(0..=(MAX_THRESHOLD as i64)))]
+    pub threshold: Option<u8>,
+    /// Replace a non-empty --out directory (atomically: it holds the old tournament until the
+    /// new one is complete).
+    #[arg(long)]
+    pub force: bool,
+    /// Output directory: must not exist, be empty, or (with --force) be replaced. The tournament
+    /// is written into a temporary directory beside it and renamed into place when complete, so
+    /// an interrupted run leaves it as it was.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
 }
@@ -94,7 +98,7 @@ pub enum TableArg {
 pub enum FormatArg {
     /// CSV (tricks: byte-for-byte the released simulator's format).
     Csv,
-    /// Parquet.
+    /// Parquet (zstd), with key-value metadata naming the study, seed, deal source and code.
     Parquet,
 }
 
@@ -116,98 +120,146 @@ pub struct ExportArgs {
     /// The pipeline's study file (with --study).
     #[arg(long, value_name = "FILE", default_value = "pipeline.toml")]
     pub config: PathBuf,
-    /// The file to write (written to a temporary name, then renamed).
+    /// The file to write, or `-` to stream to standard output. A file is written to a new,
+    /// randomly named temporary file beside it and renamed into place when complete; an
+    /// existing regular file is replaced, but a symlink, FIFO, device or directory at that path
+    /// is refused (never replaced and never written through): to write into a pipe or
+    /// /dev/stdout, give `--out -` and redirect.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
 }
 
-fn bad(msg: String) -> Exit {
-    eprintln!("error: {msg}");
-    Exit::BadInput
+fn usage(msg: String) -> CliError {
+    CliError::Usage(msg)
+}
+
+/// The policy `name` of a simulate run: the config's [policies.NAME] if a config is given,
+/// else a built-in kind.
+fn resolve_policy(
+    name: &str,
+    cfg: Option<&Config>,
+    tie: Option<TieBreak>,
+    threshold: Option<u8>,
+) -> Result<PolicySpec, CliError> {
+    if let Some(cfg) = cfg {
+        if cfg.policies.contains_key(name) {
+            return Ok(cfg.policy_spec(name, tie));
+        }
+        let defined: Vec<&str> = cfg.policies.keys().map(String::as_str).collect();
+        return Err(usage(format!(
+            "--policies: `{name}` is not defined in the config; its policies are {}",
+            defined.join(", ")
+        )));
+    }
+    let Some(kind) = PolicyKind::parse(name) else {
+        return Err(usage(format!(
+            "--policies: `{name}` is not a policy; without --config use greedy, hoarder or counter (or give --config FILE to use its [policies.NAME])"
+        )));
+    };
+    let mut spec = PolicySpec::paper(kind, tie.unwrap_or(TieBreak::AsReleased));
+    if kind != PolicyKind::Greedy
+        && let Some(t) = threshold
+    {
+        spec.threshold = t;
+    }
+    Ok(spec)
+}
+
+/// Turn the arguments into a validated tournament (nothing is written).
+fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
+    let cfg = match &a.config {
+        Some(path) => Some(Config::load(path)?),
+        None => None,
+    };
+    let main = cfg.as_ref().and_then(|c| c.studies().into_iter().next());
+    let tie = a.tie_break.map(|t| match t {
+        TieBreakArg::AsReleased => TieBreak::AsReleased,
+        TieBreakArg::AsWritten => TieBreak::AsWritten,
+    });
+    let names: Vec<String> = match (&a.policies, &cfg) {
+        (p, _) if !p.is_empty() => p.clone(),
+        (_, Some(c)) => c.simulate.policies.clone(),
+        _ => ["greedy", "hoarder", "counter"].map(String::from).to_vec(),
+    };
+    let mut policies = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(usage(format!(
+                "--policies lists {n} twice; list each policy once"
+            )));
+        }
+        policies.push(resolve_policy(n, cfg.as_ref(), tie, a.threshold)?);
+    }
+    let k = policies.len() as u64;
+    let deal_source = match a.deal_source {
+        Some(DealSourceArg::DotnetReplay) => DealSourceKind::DotnetReplay,
+        Some(DealSourceArg::Chacha) => DealSourceKind::Chacha,
+        None => main
+            .as_ref()
+            .map_or(DealSourceKind::DotnetReplay, |s| s.deal_source),
+    };
+    let seed = a.seed.or(main.as_ref().map(|s| s.seed)).unwrap_or(42);
+    let per = match (a.games, main.as_ref().map(|s| s.games)) {
+        (Some(g), _) | (None, Some(GameCount::Total(g))) => {
+            match total_games_problem(g, k as usize) {
+                Some(GamesProblem::AboveLimit { .. }) => {
+                    return Err(usage(format!(
+                        "--games {g} is more than the limit of {}",
+                        briscola::tournament::MAX_GAMES
+                    )));
+                }
+                Some(_) => {
+                    return Err(usage(format!(
+                        "--games {g} is fewer than one game per ordered matchup ({k} policies need at least {})",
+                        k * k
+                    )));
+                }
+                None => g / (k * k),
+            }
+        }
+        (None, Some(GameCount::PerMatchup(p))) => p,
+        (None, None) => 1_000_000 / (k * k).max(1),
+    };
+    TournamentSpec::new(policies, deal_source, seed, per).map_err(|e| match e {
+        SpecError::Seed {
+            seed,
+            deal_source,
+            problem,
+        } => usage(format!(
+            "--seed {seed} {problem}; {} seeds lie in {}",
+            deal_source.as_str(),
+            deal_source.seed_range_text()
+        )),
+        SpecError::Games { games, .. } => usage(format!(
+            "--games: {games} games per ordered matchup over {} matchups is out of range (1 to {} games in all)",
+            k * k,
+            briscola::tournament::MAX_GAMES
+        )),
+        other => usage(format!("--policies: {other}")),
+    })
 }
 
 /// Run `simulate`.
-pub fn simulate(a: SimulateArgs) -> Exit {
-    let tie = match a.tie_break {
-        TieBreakArg::AsReleased => TieBreak::AsReleased,
-        TieBreakArg::AsWritten => TieBreak::AsWritten,
-    };
-    let mut seen = Vec::new();
-    let mut policies = Vec::new();
-    for p in &a.policies {
-        if seen.contains(p) {
-            return bad(
-                format!("--policies lists {p:?} twice; list each policy once").to_lowercase(),
-            );
-        }
-        seen.push(*p);
-        let kind = match p {
-            PolicyArg::Greedy => PolicyKind::Greedy,
-            PolicyArg::Hoarder => PolicyKind::Hoarder,
-            PolicyArg::Counter => PolicyKind::Counter,
-        };
-        let mut spec = PolicySpec::paper(kind, tie);
-        if kind != PolicyKind::Greedy {
-            spec.threshold = a.threshold;
-        }
-        policies.push(spec);
+pub fn simulate(a: SimulateArgs) -> Result<Exit, CliError> {
+    let spec = simulate_spec(&a)?;
+    let out = &a.out;
+    let state = out_state(out).map_err(|e| usage(format!("--out {e}")))?;
+    if state == OutState::NonEmpty && !a.force {
+        return Err(usage(format!(
+            "--out {}: the directory is not empty; name a new or empty directory, or give --force to replace it (atomically, once the new tournament is complete)",
+            out.display()
+        )));
     }
-    if a.threshold > 22 {
-        return bad(format!(
-            "--threshold {} is more than any led card is worth; use 0 to 22",
-            a.threshold
-        ));
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty())
+        && let Err(e) = std::fs::create_dir_all(parent)
+    {
+        return Err(usage(format!(
+            "--out {}: cannot create the directory {}: {e}",
+            out.display(),
+            parent.display()
+        )));
     }
-    let k = policies.len() as u64;
-    if a.games < k * k {
-        return bad(format!(
-            "--games {} is fewer than one game per ordered matchup ({k} policies need at least {})",
-            a.games,
-            k * k
-        ));
-    }
-    if a.games > MAX_GAMES {
-        return bad(format!(
-            "--games {} is more than the limit of {MAX_GAMES}",
-            a.games
-        ));
-    }
-    let deal_source = match a.deal_source {
-        DealSourceArg::DotnetReplay => DealSourceKind::DotnetReplay,
-        DealSourceArg::Chacha => DealSourceKind::Chacha,
-    };
-    match deal_source {
-        DealSourceKind::DotnetReplay if i32::try_from(a.seed).is_err() => {
-            return bad(format!(
-                "--seed {} is not a .NET int; dotnet-replay seeds lie in -2147483648..=2147483647",
-                a.seed
-            ));
-        }
-        DealSourceKind::Chacha if a.seed < 0 => {
-            return bad(format!(
-                "--seed {} is negative; chacha seeds lie in 0..=9223372036854775807",
-                a.seed
-            ));
-        }
-        _ => {}
-    }
-    if let Err(e) = std::fs::create_dir_all(&a.out) {
-        return bad(format!(
-            "--out {}: cannot create the directory: {e}",
-            a.out.display()
-        ));
-    }
-    let probe = a.out.join(".briscola-write-probe");
-    if let Err(e) = std::fs::write(&probe, b"") {
-        return bad(format!(
-            "--out {}: the directory is not writable: {e}",
-            a.out.display()
-        ));
-    }
-    let _ = std::fs::remove_file(&probe);
-
-    let per = a.games / (k * k);
-    let total = per * k * k;
+    let total = spec.total_games();
     let bar = if std::io::stderr().is_terminal() {
         let b = ProgressBar::new(total);
         b.set_style(
@@ -218,103 +270,169 @@ pub fn simulate(a: SimulateArgs) -> Exit {
     } else {
         ProgressBar::hidden()
     };
-    let result = run_tournament(&policies, deal_source, a.seed, per, &a.out, &|done| {
-        bar.set_position(done)
-    });
+    let result = run_tournament(&spec, out, a.force, &|done| bar.set_position(done));
     bar.finish_and_clear();
-    match result {
-        Ok(m) => {
-            let non_tied: u64 = m.shards.iter().map(|s| s.summary.non_tied).sum();
-            println!(
-                "simulated {total} games ({per} per ordered matchup, {} matchups): {non_tied} not tied; tables in {}",
-                m.shards.len(),
-                a.out.display()
-            );
-            Exit::Ok
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            Exit::StageFailed
-        }
-    }
+    let m = result?;
+    let non_tied: u64 = m.shards.iter().map(|s| s.summary.non_tied).sum();
+    outln!(
+        "simulated {total} games ({} per ordered matchup, {} matchups): {non_tied} not tied; tables in {}",
+        spec.games_per_matchup(),
+        m.shards.len(),
+        out.display()
+    );
+    Ok(Exit::Ok)
 }
 
-fn shards_from_dir(dir: &Path) -> Result<Vec<ExportShard>, String> {
-    let m = read_manifest(dir).map_err(|e| e.to_string())?;
-    Ok(m.shards
-        .into_iter()
+/// What an export reads, and the metadata a Parquet file gets.
+struct Source {
+    shards: Vec<ExportShard>,
+    metadata: Vec<(String, String)>,
+}
+
+fn sha256_file(path: &Path) -> Result<String, CliError> {
+    let bytes =
+        std::fs::read(path).map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
+    Ok(hex::encode(Sha256::digest(&bytes)))
+}
+
+fn metadata(
+    study: &str,
+    seed: i64,
+    deal_source: DealSourceKind,
+    games_per_matchup: u64,
+    policies: &[PolicySpec],
+    config_sha256: String,
+) -> Vec<(String, String)> {
+    vec![
+        ("study".into(), study.into()),
+        ("seed".into(), seed.to_string()),
+        ("deal_source".into(), deal_source.as_str().into()),
+        ("games_per_matchup".into(), games_per_matchup.to_string()),
+        (
+            "policies".into(),
+            serde_json::to_string(policies).unwrap_or_default(),
+        ),
+        (
+            "code_version".into(),
+            format!("briscola {}", env!("CARGO_PKG_VERSION")),
+        ),
+        (
+            "simulate_code".into(),
+            briscola::pipeline::stages::simulate::CODE.into(),
+        ),
+        ("config_sha256".into(), config_sha256),
+    ]
+}
+
+fn source_from_dir(dir: &Path) -> Result<Source, CliError> {
+    let m = read_manifest(dir).map_err(|e| usage(format!("--from: {e}")))?;
+    let shards = m
+        .shards
+        .iter()
         .map(|s| ExportShard {
             match_id: s.match_id,
-            g1: s.summary.spec.g1,
-            g2: s.summary.spec.g2,
+            g1: s.summary.spec.g1.clone(),
+            g2: s.summary.spec.g2.clone(),
             dir: dir.join(&s.dir),
             games_per_matchup: m.games_per_matchup,
         })
-        .collect())
+        .collect();
+    let metadata = metadata(
+        "(briscola simulate)",
+        m.seed,
+        m.deal_source,
+        m.games_per_matchup,
+        &m.policies,
+        sha256_file(&dir.join(MANIFEST_FILE))?,
+    );
+    Ok(Source { shards, metadata })
 }
 
-fn shards_from_study(config: &Path, name: &str) -> Result<Vec<ExportShard>, Exit> {
-    let cfg = Config::load(config).map_err(|e| bad(e.to_string()))?;
+fn source_from_study(config: &Path, name: &str) -> Result<Source, CliError> {
+    let cfg = Config::load(config)?;
     let studies = cfg.studies();
     let Some(study) = studies.iter().find(|s| s.name == name) else {
         let names: Vec<&str> = studies.iter().map(|s| s.name.as_str()).collect();
-        return Err(bad(format!(
+        return Err(usage(format!(
             "--study {name}: no such study in {}; studies: {}",
             config.display(),
             names.join(", ")
         )));
     };
-    let outputs = config.parent().unwrap_or(Path::new(".")).join("outputs");
+    let layout = Layout::for_config(config);
     let per = study.games_per_matchup();
-    Ok(Matchup::all(&study.policies)
+    let shards = Matchup::all(&study.policies)
         .into_iter()
         .map(|m| ExportShard {
             match_id: m.match_id,
-            dir: outputs.join(&study.name).join("simulate").join(m.slug()),
+            dir: layout.shard_dir(&study.name, &m.slug()),
             g1: m.g1,
             g2: m.g2,
             games_per_matchup: per,
         })
-        .collect())
+        .collect();
+    let metadata = metadata(
+        &study.name,
+        study.seed,
+        study.deal_source,
+        per,
+        &study.policies,
+        sha256_file(config)?,
+    );
+    Ok(Source { shards, metadata })
 }
 
 /// Run `export`.
-pub fn export(a: ExportArgs) -> Exit {
-    let shards = match (&a.from, &a.study) {
-        (Some(dir), _) => match shards_from_dir(dir) {
-            Ok(s) => s,
-            Err(e) => return bad(format!("--from: {e}")),
-        },
-        (None, Some(study)) => match shards_from_study(&a.config, study) {
-            Ok(s) => s,
-            Err(code) => return code,
-        },
-        (None, None) => return bad("say what to export: --from DIR (a `briscola simulate` directory) or --study NAME (a pipeline study; run `briscola run` first)".into()),
+pub fn export(a: ExportArgs) -> Result<Exit, CliError> {
+    let dest = if a.out.as_os_str() == "-" {
+        ExportDest::Stdout
+    } else {
+        check_destination(&a.out)?;
+        ExportDest::File(a.out.clone())
     };
-    for s in &shards {
+    let source = match (&a.from, &a.study) {
+        (Some(dir), _) => source_from_dir(dir)?,
+        (None, Some(study)) => source_from_study(&a.config, study)?,
+        (None, None) => return Err(usage("say what to export: --from DIR (a `briscola simulate` directory) or --study NAME (a pipeline study; run `briscola run` first)".into())),
+    };
+    for s in &source.shards {
         if !s.dir.is_dir() {
-            return bad(format!(
+            return Err(usage(format!(
                 "{} does not exist; run `briscola run` (for --study) or `briscola simulate` first",
                 s.dir.display()
-            ));
+            )));
         }
     }
+    let table = match a.table {
+        TableArg::Tricks => ExportTable::Tricks,
+        TableArg::Games => ExportTable::Games,
+    };
     let format = match a.format {
         FormatArg::Csv => ExportFormat::Csv,
         FormatArg::Parquet => ExportFormat::Parquet,
     };
-    let result = match a.table {
-        TableArg::Tricks => export_tricks(&shards, format, &a.out),
-        TableArg::Games => export_games(&shards, format, &a.out),
+    let mut metadata = source.metadata;
+    metadata.insert(
+        1,
+        (
+            "table".into(),
+            match table {
+                ExportTable::Tricks => "tricks",
+                ExportTable::Games => "games",
+            }
+            .into(),
+        ),
+    );
+    let job = Export {
+        table,
+        format,
+        shards: &source.shards,
+        metadata,
     };
-    match result {
-        Ok(rows) => {
-            println!("exported {rows} rows to {}", a.out.display());
-            Exit::Ok
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            Exit::StageFailed
-        }
+    let rows = run_export(&job, &dest)?;
+    match dest {
+        ExportDest::Stdout => errln!("exported {rows} rows to standard output"),
+        ExportDest::File(p) => outln!("exported {rows} rows to {}", p.display()),
     }
+    Ok(Exit::Ok)
 }

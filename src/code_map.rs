@@ -11,6 +11,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("stats", &[]),
     ("policy", &["game"]),
     ("tournament", &["game", "policy"]),
+    ("table", &["game", "policy", "tournament"]),
     ("results", &["policy", "stats"]),
     ("analysis", &["game", "stats", "results", "policy"]),
     ("plot", &["results", "stats", "policy"]),

@@ -12,6 +12,9 @@
 //!   serialisable specifications. Uses `game`.
 //! - [`tournament`]: matchups, deal sources (the paper's .NET stream, ChaCha), parallel play,
 //!   the shard tables (Parquet) and their CSV export. Uses `game`, `policy`.
+//! - [`table`]: one game step by step: traced decisions with the rule that fired, game
+//!   records, a study's game found again, the interactive game. Uses `game`, `policy`,
+//!   `tournament`.
 //! - [`results`]: the analysis results contract (what `results.json` holds and what figures and
 //!   the report read). Uses `policy`, `stats`.
 //! - [`analysis`]: shard counts (polars), study tests and the regression, assembled into
@@ -35,6 +38,7 @@ pub mod policy;
 pub mod report;
 pub mod results;
 pub mod stats;
+pub mod table;
 pub mod tournament;
 
 #[cfg(test)]

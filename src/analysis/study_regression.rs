@@ -1,10 +1,13 @@
 //! The regress stage's work: Table 4's logistic regression of G1 winning on treatment-coded
 //! policy dummies and Delta_briscola, over one study's non-tied games.
 //!
-//! Invariant: the design matrix is rebuilt exactly from the shard counts (one row per non-tied
-//! game, grouped by matchup and Delta), which is the game-level data up to row order.
+//! Invariant: the fit uses the grouped counts (one row per matchup and Delta with its wins and
+//! non-tied games), whose likelihood equals the game-level data's; estimates and standard errors
+//! equal the row-level fit's (checked in `stats::logistic`'s tests), and the intervals are both
+//! Wald and R's profile likelihood.
 
 use ndarray::Array2;
+
 use serde::{Deserialize, Serialize};
 
 use super::shard_counts::ShardCounts;
@@ -17,11 +20,6 @@ pub enum RegressionError {
     /// The fit failed (separation, singular information, no data...).
     #[error("Table 4 regression: {0}")]
     Fit(#[from] stats::StatsError),
-    /// The row-level (linfa + Newton) and grouped (Newton) fits disagree.
-    #[error(
-        "Table 4 regression: the row-level fit (b = {0}, se = {2}) and the grouped fit (b = {1}, se = {3}) disagree; the solver did not converge"
-    )]
-    CrossCheck(f64, f64, f64, f64),
     /// The reference policy is not in the study.
     #[error("reference policy `{0}` is not among the study's policies ({1})")]
     Reference(String, String),
@@ -54,52 +52,20 @@ pub fn study_regression(
         .iter()
         .filter(|p| **p != s.reference_policy)
         .collect();
-    let p = 2 * others.len() + 1;
     let n: u64 = shards
         .iter()
         .flat_map(|c| c.deltas.iter())
         .map(|d| d.non_tied)
         .sum();
-    let mut x = Array2::<f64>::zeros((n as usize, p));
-    let mut y = Vec::with_capacity(n as usize);
-    let mut row = 0usize;
-    for c in shards {
-        let g1 = others.iter().position(|o| **o == c.g1_policy);
-        let g2 = others.iter().position(|o| **o == c.g2_policy);
-        for d in &c.deltas {
-            for k in 0..d.non_tied {
-                if let Some(i) = g1 {
-                    x[[row, i]] = 1.0;
-                }
-                if let Some(j) = g2 {
-                    x[[row, others.len() + j]] = 1.0;
-                }
-                x[[row, p - 1]] = d.delta as f64;
-                y.push(k < d.g1_wins);
-                row += 1;
-            }
-        }
-    }
     let options = stats::LogisticOptions {
         confidence: s.confidence,
         ..Default::default()
     };
-    let fit = stats::fit_logistic(&x, &y, &options)?;
-    // Cross-check: the same model on the grouped counts (one row per matchup and Delta) must
-    // reach the same optimum; a disagreement means a solver problem, never a result to report.
+    // Every regressor is categorical or a small integer, so the likelihood is a sum over the
+    // (matchup, Delta) cells: the grouped fit is the row-level fit (a test checks both agree).
     let (gx, gs, gt) = grouped_design(shards, &others);
-    let grouped = stats::fit_grouped(&gx, &gs, &gt, &options)?;
-    for (a, b) in fit.coefficients.iter().zip(&grouped.coefficients) {
-        let tol = 1e-7 * (1.0 + a.estimate.abs());
-        if (a.estimate - b.estimate).abs() > tol || (a.std_error - b.std_error).abs() > tol {
-            return Err(RegressionError::CrossCheck(
-                a.estimate,
-                b.estimate,
-                a.std_error,
-                b.std_error,
-            ));
-        }
-    }
+    let fit = stats::fit_grouped(&gx, &gs, &gt, &options)?;
+    let profile = stats::profile_grouped(&gx, &gs, &gt, &fit, s.confidence)?;
     let mut names = vec![("intercept".to_string(), "Intercept".to_string())];
     for o in &others {
         names.push((format!("g1_{o}"), format!("G1 = {o}")));
@@ -121,6 +87,8 @@ pub fn study_regression(
             odds_ratio: fit.coefficients[i].odds_ratio,
             lo: fit.coefficients[i].ci_lo,
             hi: fit.coefficients[i].ci_hi,
+            profile_lo: profile[i].0.exp(),
+            profile_hi: profile[i].1.exp(),
         })
         .collect();
     Ok(Table4 {
@@ -128,11 +96,7 @@ pub fn study_regression(
         reference_policy: s.reference_policy.clone(),
         terms,
         log_likelihood: fit.log_likelihood,
-        iterations: fit.newton_iterations as u64
-            + match fit.warm_start {
-                stats::WarmStart::Linfa { iterations, .. } => iterations,
-                _ => 0,
-            },
+        iterations: fit.newton_iterations as u64,
         max_abs_gradient: fit.max_abs_gradient,
     })
 }

@@ -1,14 +1,17 @@
-//! Whole-file replacement that is never seen half-written: [`AtomicFile`] writes to a temp file
-//! in the destination's directory, fsyncs it, and renames it over the destination.
+//! Whole-file replacement that is never seen half-written: [`AtomicFile`] is tempfile's
+//! `NamedTempFile` created beside the destination (so the rename stays in one file system),
+//! fsynced and persisted (renamed) over the destination, then the directory is fsynced.
 //!
 //! Invariant: at every moment the destination path holds either its previous complete content
-//! or the complete new content; a crash leaves at most a `*.tmp-<pid>-<n>` file beside it, which
-//! no reader ever mistakes for the destination.
+//! or the complete new content; a crash leaves at most a `.NAME.tmp-*` file beside it, which
+//! no reader ever mistakes for the destination, and a failed commit leaves nothing.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use tempfile::NamedTempFile;
 
 /// Errors creating, writing or committing an atomic file.
 #[derive(Debug, thiserror::Error)]
@@ -22,90 +25,96 @@ pub struct AtomicFileError {
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// A temp-file name beside `dest`, unique within this process and across processes (the pid).
-/// Deterministic per process (no clock, no randomness).
-pub fn temp_path_beside(dest: &Path) -> PathBuf {
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let name = dest
-        .file_name()
+/// The file name of `dest`, for temp names.
+fn base_name(dest: &Path) -> String {
+    dest.file_name()
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "file".into());
-    dest.with_file_name(format!(".{name}.tmp-{}-{n}", std::process::id()))
+        .unwrap_or_else(|| "file".into())
 }
 
-/// A file being written; becomes `dest` on [`AtomicFile::commit`], vanishes if dropped.
+/// A not-yet-existing temp-file name beside `dest`, unique within this process and across
+/// processes (the pid), for callers that need a path rather than an open file (a hard link or
+/// a rename into place). Deterministic per process (no clock, no randomness).
+pub fn temp_path_beside(dest: &Path) -> PathBuf {
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    dest.with_file_name(format!(
+        ".{}.tmp-{}-{n}",
+        base_name(dest),
+        std::process::id()
+    ))
+}
+
+/// A file being written; becomes `dest` on [`AtomicFile::commit`], vanishes if dropped or if
+/// the commit fails.
 pub struct AtomicFile {
     dest: PathBuf,
-    temp: PathBuf,
-    file: Option<File>,
+    temp: NamedTempFile,
 }
 
 impl AtomicFile {
-    /// Start writing `dest` (its parent directory is created if needed).
+    /// Start writing `dest` (its parent directory is created if needed). The temp file is
+    /// created exclusively under an unpredictable name, with the permissions `File::create`
+    /// would give.
     pub fn create(dest: &Path) -> Result<AtomicFile, AtomicFileError> {
-        if let Some(parent) = dest.parent() {
-            fs::create_dir_all(parent).map_err(|source| AtomicFileError {
-                path: parent.to_path_buf(),
-                source,
-            })?;
-        }
-        let temp = temp_path_beside(dest);
-        let file = File::create(&temp).map_err(|source| AtomicFileError {
-            path: temp.clone(),
+        let dir = match dest.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let err = |source| AtomicFileError {
+            path: dir.to_path_buf(),
             source,
-        })?;
+        };
+        fs::create_dir_all(dir).map_err(err)?;
+        let prefix = format!(".{}.tmp-", base_name(dest));
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix);
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let temp = builder.tempfile_in(dir).map_err(err)?;
         Ok(AtomicFile {
             dest: dest.to_path_buf(),
             temp,
-            file: Some(file),
         })
     }
 
     /// The temp file's path (for callers that write through another handle, e.g. `io::copy`).
     pub fn temp_path(&self) -> &Path {
-        &self.temp
+        self.temp.path()
     }
 
     /// Append bytes.
     pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), AtomicFileError> {
-        let temp = self.temp.clone();
-        match self.file.as_mut() {
-            Some(f) => f
-                .write_all(bytes)
-                .map_err(|source| AtomicFileError { path: temp, source }),
-            None => Err(AtomicFileError {
-                path: temp,
-                source: io::Error::other("file already committed"),
-            }),
-        }
+        self.temp
+            .as_file_mut()
+            .write_all(bytes)
+            .map_err(|source| AtomicFileError {
+                path: self.temp.path().to_path_buf(),
+                source,
+            })
     }
 
     /// The open handle, for streaming writers.
-    pub fn file_mut(&mut self) -> Option<&mut File> {
-        self.file.as_mut()
+    pub fn file_mut(&mut self) -> &mut File {
+        self.temp.as_file_mut()
     }
 
-    /// fsync the temp file, rename it over the destination, fsync the directory.
-    pub fn commit(mut self) -> Result<(), AtomicFileError> {
-        let err = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| AtomicFileError { path, source }
-        };
-        if let Some(f) = self.file.take() {
-            f.sync_all().map_err(err(&self.temp))?;
-        }
-        fs::rename(&self.temp, &self.dest).map_err(err(&self.dest))?;
+    /// fsync the temp file, rename it over the destination, fsync the directory. On failure
+    /// the temp file is removed.
+    pub fn commit(self) -> Result<(), AtomicFileError> {
+        self.temp
+            .as_file()
+            .sync_all()
+            .map_err(|source| AtomicFileError {
+                path: self.temp.path().to_path_buf(),
+                source,
+            })?;
+        // On error, the returned temp file is dropped here, which removes it.
+        self.temp.persist(&self.dest).map_err(|e| AtomicFileError {
+            path: self.dest.clone(),
+            source: e.error,
+        })?;
         sync_parent(&self.dest);
         Ok(())
-    }
-}
-
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        if self.file.is_some() {
-            self.file = None;
-            let _ = fs::remove_file(&self.temp);
-        }
     }
 }
 
@@ -146,5 +155,38 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1, "temp file left behind: {names:?}");
+    }
+
+    #[test]
+    fn failed_commit_leaves_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        // A non-empty directory at the destination: the rename must fail.
+        let dest = dir.path().join("busy");
+        fs::create_dir(&dest).unwrap();
+        fs::write(dest.join("inside"), b"x").unwrap();
+        let err = write_atomic(&dest, b"new").unwrap_err();
+        assert_eq!(err.path, dest);
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            names,
+            vec![std::ffi::OsString::from("busy")],
+            "temp file leaked"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn committed_file_has_the_permissions_file_create_gives() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        let b = dir.path().join("b");
+        write_atomic(&a, b"x").unwrap();
+        File::create(&b).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&a), mode(&b));
     }
 }

@@ -42,6 +42,10 @@ pub struct KeyComponents {
     pub code: String,
     /// dependency id -> sha256 of that dependency's canonical output map.
     pub inputs: BTreeMap<String, String>,
+    /// The canonical params themselves, so a later run can say which value changed, old ->
+    /// new (absent in records written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params_value: Option<Value>,
 }
 
 /// Why a job runs, would run, or is cached.
@@ -54,8 +58,9 @@ pub enum Reason {
     SeenBefore,
     /// The job has never completed here.
     NewJob,
-    /// Its params changed.
-    ConfigChanged,
+    /// Its params changed: what changed, old -> new, where the previous params are known
+    /// (empty when they are not).
+    ConfigChanged(Vec<String>),
     /// Its code fingerprint changed.
     CodeChanged,
     /// These dependencies' outputs changed.
@@ -91,7 +96,8 @@ impl std::fmt::Display for Reason {
             Reason::Unchanged => f.write_str("unchanged"),
             Reason::SeenBefore => f.write_str("restored from an earlier run with the same key"),
             Reason::NewJob => f.write_str("new job"),
-            Reason::ConfigChanged => f.write_str("config changed"),
+            Reason::ConfigChanged(what) if what.is_empty() => f.write_str("config changed"),
+            Reason::ConfigChanged(what) => write!(f, "config changed: {}", short_list(what)),
             Reason::CodeChanged => f.write_str("code changed"),
             Reason::InputChanged(d) => write!(f, "input changed: {}", short_list(d)),
             Reason::OutputMissing(o) => write!(f, "output missing: {}", short_list(o)),
@@ -170,6 +176,7 @@ impl CacheKey {
                 .iter()
                 .map(|(dep, outs)| (dep.clone(), hash_canonical(outs)))
                 .collect(),
+            params_value: Some(self.params.clone()),
         }
     }
 }
@@ -183,7 +190,11 @@ impl KeyComponents {
         }
         let mut reasons = Vec::new();
         if self.params != prev.params {
-            reasons.push(Reason::ConfigChanged);
+            let what = match (&prev.params_value, &self.params_value) {
+                (Some(old), Some(new)) => super::params_diff::params_diff(old, new),
+                _ => Vec::new(),
+            };
+            reasons.push(Reason::ConfigChanged(what));
         }
         if self.code != prev.code {
             reasons.push(Reason::CodeChanged);
@@ -258,7 +269,7 @@ mod tests {
         assert_eq!(
             d,
             vec![
-                Reason::ConfigChanged,
+                Reason::ConfigChanged(vec!["a 1 -> 2".into()]),
                 Reason::CodeChanged,
                 Reason::InputChanged(vec!["sim".into()])
             ]

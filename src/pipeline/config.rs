@@ -9,14 +9,18 @@ use std::path::{Path, PathBuf};
 pub use crate::report::ReportFormat;
 use serde::{Deserialize, Serialize};
 
+use super::policy_defs::PolicyResolver;
 use crate::policy::{PolicyKind, PolicySpec, TieBreak};
 use crate::tournament::DealSourceKind;
 
-/// Largest number of games one study may request.
-pub const MAX_GAMES: u64 = 1_000_000_000;
+pub use crate::tournament::MAX_GAMES;
+use crate::tournament::{GamesProblem, per_matchup_problem, total_games_problem};
 
-/// Largest allowed overtrump threshold, in points (12 and above mean "never overtrump").
-pub const MAX_THRESHOLD: u8 = 22;
+pub use crate::policy::MAX_THRESHOLD;
+
+/// Largest configuration file read, in bytes. A config is a few kilobytes; a bigger one is
+/// not a config (e.g. `--config /dev/zero`, which would otherwise be read until memory ran out).
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
 /// Errors reading or validating a configuration file. Every variant names the file; the
 /// others also name the line and column (1-based) and the dotted field, and say what is valid.
@@ -29,6 +33,16 @@ pub enum ConfigError {
         path: PathBuf,
         /// the I/O error
         source: std::io::Error,
+    },
+    /// The file is larger than [`MAX_CONFIG_BYTES`] (reading stopped there).
+    #[error(
+        "config file {path} is larger than {limit} bytes, so it is not a pipeline configuration (one is a few kilobytes); give the path of a pipeline.toml"
+    )]
+    TooLarge {
+        /// the file
+        path: PathBuf,
+        /// the limit, in bytes
+        limit: u64,
     },
     /// TOML syntax or type error, with location.
     #[error("{path}:{line}:{column}: {}{message}", field_label(.field))]
@@ -65,7 +79,7 @@ impl ConfigError {
     /// The dotted field the error is about (empty when unknown, e.g. a read error).
     pub fn field(&self) -> &str {
         match self {
-            ConfigError::Read { .. } => "",
+            ConfigError::Read { .. } | ConfigError::TooLarge { .. } => "",
             ConfigError::Parse { field, .. } | ConfigError::Invalid { field, .. } => field,
         }
     }
@@ -85,9 +99,23 @@ fn field_label(field: &str) -> String {
 pub struct StudySection {
     /// Title shown on the report.
     pub title: String,
-    /// Path (relative to the config file) of the paper's published figures.
-    pub published: String,
+    /// The main study's name (job ids, `outputs/tables/<name>/`, the report). Defaults to
+    /// [`DEFAULT_MAIN_NAME`].
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The main study's label in the report. Defaults to [`DEFAULT_MAIN_LABEL`].
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Path (relative to the config file) of the paper's published figures. Without it, no
+    /// study is scored against the paper.
+    #[serde(default)]
+    pub published: Option<String>,
 }
+
+/// The main study's name when `[study] name` is not given.
+pub const DEFAULT_MAIN_NAME: &str = "main";
+/// The main study's label when `[study] label` is not given.
+pub const DEFAULT_MAIN_LABEL: &str = "Main study";
 
 /// `[simulate]`
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -121,6 +149,35 @@ pub struct PolicySection {
     /// Tie-break reading. Defaults to as-released.
     #[serde(default)]
     pub tie_break: Option<TieBreak>,
+    /// kind = "rules": the lead rules (see `crate::policy::lang`).
+    #[serde(default)]
+    pub lead: Option<Vec<String>>,
+    /// kind = "rules": the follow rules.
+    #[serde(default)]
+    pub follow: Option<Vec<String>>,
+    /// kind = "switch": the policy played while `while` holds.
+    #[serde(default)]
+    pub play: Option<String>,
+    /// kind = "switch": the condition.
+    #[serde(default, rename = "while")]
+    pub r#while: Option<String>,
+    /// kind = "switch": the policy played otherwise.
+    #[serde(default)]
+    pub otherwise: Option<String>,
+    /// kind = "epsilon": the base policy.
+    #[serde(default)]
+    pub base: Option<String>,
+    /// kind = "epsilon": the exploration probability, in [0, 1].
+    #[serde(default)]
+    pub eps: Option<f64>,
+    /// kind = "epsilon": which moves may explore ("lead", the default, or "all").
+    #[serde(default)]
+    pub moves: Option<crate::policy::EpsMoves>,
+    /// Key this policy's chacha deals and seat streams by another policy's name (e.g. an
+    /// epsilon policy by its base's), so it plays exactly the deals of its twin: common random
+    /// numbers.
+    #[serde(default)]
+    pub deals_as: Option<String>,
 }
 
 /// `[variants.NAME]`: a further study, overriding some simulate settings of the main one.
@@ -148,6 +205,24 @@ pub struct VariantSection {
     /// the standard two-player game when absent.
     #[serde(default)]
     pub rules: Option<crate::game::RulesSpec>,
+    /// Overrides `simulate.policies` (names of defined policies, in matchup order).
+    #[serde(default)]
+    pub policies: Option<Vec<String>>,
+    /// `[variants.NAME.policy.POLICY]`: overrides one policy's parameters in this study only.
+    #[serde(default)]
+    pub policy: BTreeMap<String, PolicyOverride>,
+}
+
+/// `[variants.NAME.policy.POLICY]`: one policy's parameters, changed for one study.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyOverride {
+    /// Overrides `policies.POLICY.threshold`.
+    #[serde(default)]
+    pub threshold: Option<u8>,
+    /// Overrides `policies.POLICY.tie_break` (and the variant's `tie_break`).
+    #[serde(default)]
+    pub tie_break: Option<TieBreak>,
 }
 
 /// `[test]`
@@ -159,6 +234,7 @@ pub struct TestSection {
     /// Family-wise alpha of H0(2), in (0, 1).
     pub family_alpha: f64,
     /// The (G1, G2) policy pair whose rate is p0.
+    #[serde(deserialize_with = "super::config_input::exactly_two")]
     pub baseline: [String; 2],
     /// Power analysis: |delta| to detect.
     pub power_delta: f64,
@@ -227,10 +303,10 @@ pub struct Config {
     pub source_text: String,
 }
 
-/// One concrete study to simulate and analyse: the main one ("paper") or a variant.
+/// One concrete study to simulate and analyse: the main one (`[study] name`) or a variant.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Study {
-    /// `paper` for the main study, else the variant's name.
+    /// The main study's `[study] name`, else the variant's name.
     pub name: String,
     /// Human label.
     pub label: String,
@@ -287,28 +363,39 @@ impl Study {
 }
 
 impl Config {
-    /// Read, parse and validate `path`.
+    /// Read, parse and validate `path` (at most [`MAX_CONFIG_BYTES`] are read).
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Config::parse(&text, path)
+        let bytes = super::config_input::read_capped(path)?;
+        Config::parse_bytes(&bytes, path)
     }
 
-    /// Parse and validate `text`, naming `path` in errors.
+    /// [`Config::parse`] for raw bytes: text that is not UTF-8 is an error at its line and
+    /// column.
+    pub fn parse_bytes(bytes: &[u8], path: &Path) -> Result<Config, ConfigError> {
+        Config::parse(super::config_input::utf8(bytes, path)?, path)
+    }
+
+    /// Parse and validate `text`, naming `path` in errors. Overlong words in a message (a
+    /// 10,000-character name) are shortened, so a message stays a line.
     pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        Config::parse_unclipped(text, path).map_err(super::config_input::clip_error)
+    }
+
+    fn parse_unclipped(text: &str, path: &Path) -> Result<Config, ConfigError> {
         let doc = toml::de::DeTable::parse(text).map_err(|e| {
             let offset = e.span().map(|s| s.start).unwrap_or(0);
             let (line, column) = line_col(text, offset);
             // Best effort: the key whose value is broken, from a recovering parse.
             let (partial, _) = toml::de::DeTable::parse_recoverable(text);
-            let field = Locator {
-                text,
-                doc: partial.get_ref(),
-            }
-            .field_at(offset)
-            .unwrap_or_default();
+            let field = super::config_input::header_at(text, offset)
+                .or_else(|| {
+                    Locator {
+                        text,
+                        doc: partial.get_ref(),
+                    }
+                    .field_at(offset)
+                })
+                .unwrap_or_default();
             ConfigError::Parse {
                 path: path.to_path_buf(),
                 line,
@@ -363,6 +450,21 @@ impl Config {
                 message,
             }
         })?;
+        PolicyResolver::new(&cfg.policies)
+            .check_all()
+            .map_err(|e| {
+                let (line, column) = match e.offset {
+                    Some(o) => locator.position_inside(&e.field, o),
+                    None => locator.position_of(&e.field),
+                };
+                ConfigError::Invalid {
+                    path: path.to_path_buf(),
+                    line,
+                    column,
+                    field: e.field,
+                    message: e.message,
+                }
+            })?;
         Ok(cfg)
     }
 
@@ -380,12 +482,17 @@ impl Config {
         for name in self.policies.keys() {
             check_name(name).map_err(|m| bad(&format!("policies.{name}"), m))?;
         }
+        if let Some(n) = &self.study.name {
+            check_name(n).map_err(|m| bad("study.name", m))?;
+        }
         for name in self.variants.keys() {
             check_name(name).map_err(|m| bad(&format!("variants.{name}"), m))?;
-            if name == "paper" {
+            if *name == self.main_name() {
                 return Err(bad(
-                    "variants.paper",
-                    "`paper` is the main study's name (the [simulate] section); rename the variant, e.g. [variants.replication]".into(),
+                    &format!("variants.{name}"),
+                    format!(
+                        "`{name}` is the main study's name ([study] name, the [simulate] section); rename the variant, e.g. [variants.replication]"
+                    ),
                 ));
             }
         }
@@ -460,12 +567,15 @@ impl Config {
                 && v.games_per_matchup.is_none()
                 && v.tie_break.is_none()
                 && v.rules.is_none()
+                && v.policies.is_none()
+                && v.policy.is_empty()
             {
                 return Err(bad(
                     &format!("variants.{name}"),
-                    "the variant overrides nothing, so it would repeat the main study; set at least one of deal_source, seed, games, tie_break".into(),
+                    "the variant overrides nothing, so it would repeat the main study; set at least one of deal_source, seed, games, tie_break, rules, policies or a [variants.NAME.policy.POLICY] table".into(),
                 ));
             }
+            self.check_variant_policies(name, v)?;
             let ds = v.deal_source.unwrap_or(sim.deal_source);
             let seed_field = if v.seed.is_some() {
                 format!("variants.{name}.seed")
@@ -483,17 +593,12 @@ impl Config {
                     ));
                 }
             };
-            check_count(g, k, &format!("variants.{name}")).map_err(|(f, m)| bad(&f, m))?;
+            let kv = v.policies.as_ref().map_or(k, Vec::len);
+            check_count(g, kv, &format!("variants.{name}")).map_err(|(f, m)| bad(&f, m))?;
             if let Some(r) = v.rules {
                 let field = format!("variants.{name}.rules");
-                let policies: Vec<PolicySpec> = self
-                    .simulate
-                    .policies
-                    .iter()
-                    .filter(|n| self.policies.contains_key(*n))
-                    .map(|n| self.policy_spec(n, v.tie_break))
-                    .collect();
-                crate::pipeline::study_rules::check(r, &policies).map_err(|m| bad(&field, m))?;
+                crate::pipeline::study_rules::check(r, &self.variant_policies(v))
+                    .map_err(|m| bad(&field, m))?;
             }
         }
         for (field, v) in [
@@ -562,27 +667,110 @@ impl Config {
                 ));
             }
         }
-        if self.study.published.trim().is_empty() {
+        if self
+            .study
+            .published
+            .as_ref()
+            .is_some_and(|p| p.trim().is_empty())
+        {
             return Err(bad(
                 "study.published",
-                "the path is empty; give the paper's figures file relative to this config, e.g. \"templates/published.toml\"".into(),
+                "the path is empty; give the paper's figures file relative to this config, e.g. \"templates/published.toml\", or leave the field out".into(),
             ));
+        }
+        check_distinct_designs(&self.studies())
+    }
+
+    /// A variant's own policy list and `[variants.NAME.policy.*]` overrides name defined
+    /// policies, keep thresholds in range, and keep the test baseline and regression reference.
+    fn check_variant_policies(
+        &self,
+        name: &str,
+        v: &VariantSection,
+    ) -> Result<(), (String, String)> {
+        let bad = |field: String, message: String| (field, message);
+        let defined = || self.policies.keys().cloned().collect::<Vec<_>>().join(", ");
+        let list = v.policies.as_ref().unwrap_or(&self.simulate.policies);
+        if list.is_empty() {
+            return Err(bad(
+                format!("variants.{name}.policies"),
+                format!(
+                    "the list is empty; list at least one defined policy ({})",
+                    defined()
+                ),
+            ));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, p) in list.iter().enumerate() {
+            let field = format!("variants.{name}.policies[{i}]");
+            if !seen.insert(p) {
+                return Err(bad(
+                    field,
+                    format!(
+                        "policy `{p}` is listed twice; each name may appear once in the matchup order"
+                    ),
+                ));
+            }
+            if !self.policies.contains_key(p) {
+                return Err(bad(
+                    field,
+                    format!(
+                        "`{p}` has no [policies.{p}] section; use one of the defined policies ({})",
+                        defined()
+                    ),
+                ));
+            }
+        }
+        for (p, o) in &v.policy {
+            let field = format!("variants.{name}.policy.{p}");
+            if !list.contains(p) {
+                return Err(bad(
+                    field,
+                    format!(
+                        "`{p}` is not one of this study's policies ({})",
+                        list.join(", ")
+                    ),
+                ));
+            }
+            if let Some(t) = o.threshold {
+                if self.policies[p].kind == PolicyKind::Greedy {
+                    return Err(bad(format!("{field}.threshold"), "a greedy policy has no threshold; remove the field (it applies to kind = \"hoarder\" and \"counter\")".into()));
+                }
+                if t > MAX_THRESHOLD {
+                    return Err(bad(
+                        format!("{field}.threshold"),
+                        format!("{t} points is out of range; use 0 to {MAX_THRESHOLD}"),
+                    ));
+                }
+            }
+        }
+        for (what, p) in [
+            ("test.baseline[0]", &self.test.baseline[0]),
+            ("test.baseline[1]", &self.test.baseline[1]),
+            ("regress.reference_policy", &self.regress.reference_policy),
+        ] {
+            if !list.contains(p) {
+                return Err(bad(
+                    format!("variants.{name}.policies"),
+                    format!(
+                        "`{p}` ({what}) is not among this study's policies; every study must include it"
+                    ),
+                ));
+            }
         }
         Ok(())
     }
 
+    /// The main study's name.
+    pub fn main_name(&self) -> &str {
+        self.study.name.as_deref().unwrap_or(DEFAULT_MAIN_NAME)
+    }
+
     /// The fully specified policy `name` (must be defined), with an optional tie-break override.
     pub fn policy_spec(&self, name: &str, tie_override: Option<TieBreak>) -> PolicySpec {
-        let p = &self.policies[name];
-        PolicySpec {
-            name: name.to_string(),
-            kind: p.kind,
-            threshold: match p.kind {
-                PolicyKind::Greedy => 0,
-                _ => p.threshold.unwrap_or(10),
-            },
-            tie_break: tie_override.or(p.tie_break).unwrap_or(TieBreak::AsReleased),
-        }
+        PolicyResolver::new(&self.policies)
+            .resolve(name, tie_override)
+            .unwrap_or_else(|e| panic!("a validated config resolves its policies: {e:?}"))
     }
 
     /// The main study followed by the variants, in name order.
@@ -595,8 +783,12 @@ impl Config {
                 .collect()
         };
         let mut out = vec![Study {
-            name: "paper".into(),
-            label: "Exact replay of the published tournament".into(),
+            name: self.main_name().to_string(),
+            label: self
+                .study
+                .label
+                .clone()
+                .unwrap_or_else(|| DEFAULT_MAIN_LABEL.to_string()),
             deal_source: self.simulate.deal_source,
             seed: self.simulate.seed,
             games: self.main_games(),
@@ -611,11 +803,32 @@ impl Config {
                 seed: v.seed.unwrap_or(self.simulate.seed),
                 games: GameCount::from_fields(v.games, v.games_per_matchup)
                     .unwrap_or_else(|| self.main_games()),
-                policies: policies(v.tie_break),
+                policies: self.variant_policies(v),
                 rules: v.rules.unwrap_or_default(),
             });
         }
         out
+    }
+
+    /// A variant's policies: its own list (or the main one), each with the variant's tie-break
+    /// and its `[variants.NAME.policy.*]` overrides applied.
+    fn variant_policies(&self, v: &VariantSection) -> Vec<PolicySpec> {
+        v.policies
+            .as_ref()
+            .unwrap_or(&self.simulate.policies)
+            .iter()
+            .filter(|n| self.policies.contains_key(*n))
+            .map(|n| {
+                let o = v.policy.get(n);
+                let mut spec = self.policy_spec(n, o.and_then(|o| o.tie_break).or(v.tie_break));
+                if let Some(t) = o.and_then(|o| o.threshold)
+                    && spec.kind != PolicyKind::Greedy
+                {
+                    spec.threshold = t;
+                }
+                spec
+            })
+            .collect()
     }
 
     /// The main study's game count (validated: exactly one of the two fields is set).
@@ -624,10 +837,43 @@ impl Config {
             .unwrap_or(GameCount::Total(0))
     }
 
-    /// Path of the published-figures file.
-    pub fn published_path(&self) -> PathBuf {
-        self.base_dir.join(&self.study.published)
+    /// Path of the published-figures file, if one is configured.
+    pub fn published_path(&self) -> Option<PathBuf> {
+        self.study.published.as_ref().map(|p| self.base_dir.join(p))
     }
+}
+
+/// Two studies with the same deals and policies would simulate the same games twice: an error
+/// naming both.
+fn check_distinct_designs(studies: &[Study]) -> Result<(), (String, String)> {
+    for (i, a) in studies.iter().enumerate() {
+        for b in &studies[..i] {
+            if a.deal_source == b.deal_source
+                && a.seed == b.seed
+                && a.games_per_matchup() == b.games_per_matchup()
+                && a.policies == b.policies
+                && a.rules == b.rules
+            {
+                let field = if i == 0 {
+                    "simulate".to_string()
+                } else {
+                    format!("variants.{}", a.name)
+                };
+                return Err((
+                    field,
+                    format!(
+                        "studies `{}` and `{}` have the same design (deal_source {}, seed {}, {} games per matchup, the same policies and rules), so they would simulate the same games twice; remove one, or change its seed, deals, games, policies or rules",
+                        b.name,
+                        a.name,
+                        a.deal_source.as_str(),
+                        a.seed,
+                        a.games_per_matchup()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn check_name(name: &str) -> Result<(), String> {
@@ -656,53 +902,51 @@ fn check_name(name: &str) -> Result<(), String> {
 fn check_count(g: GameCount, k: usize, section: &str) -> Result<(), (String, String)> {
     match g {
         GameCount::Total(n) => check_games(n, k).map_err(|m| (format!("{section}.games"), m)),
-        GameCount::PerMatchup(p) => {
-            let cells = (k * k) as u64;
-            if p == 0 {
-                Err((
-                    format!("{section}.games_per_matchup"),
-                    "0 games per matchup; use at least 1".into(),
-                ))
-            } else if p.saturating_mul(cells) > MAX_GAMES {
-                Err((
-                    format!("{section}.games_per_matchup"),
-                    format!(
-                        "{p} games per matchup over {cells} matchups is more than the limit of {MAX_GAMES} games"
-                    ),
-                ))
-            } else {
-                Ok(())
-            }
-        }
+        GameCount::PerMatchup(p) => match per_matchup_problem(p, k) {
+            None => Ok(()),
+            Some(GamesProblem::ZeroPerMatchup) => Err((
+                format!("{section}.games_per_matchup"),
+                "0 games per matchup; use at least 1".into(),
+            )),
+            Some(
+                GamesProblem::AboveLimit { cells } | GamesProblem::FewerThanMatchups { cells },
+            ) => Err((
+                format!("{section}.games_per_matchup"),
+                format!(
+                    "{p} games per matchup over {cells} matchups is more than the limit of {MAX_GAMES} games"
+                ),
+            )),
+        },
     }
 }
 
 fn check_games(games: u64, k: usize) -> Result<(), String> {
-    let cells = (k * k) as u64;
-    if games < cells {
-        return Err(format!(
-            "{games} games is fewer than one per ordered matchup; {k} policies make {cells} ordered matchups, so use at least {cells} (and at most {MAX_GAMES})"
-        ));
-    }
-    if games > MAX_GAMES {
-        return Err(format!(
+    match total_games_problem(games, k) {
+        None => Ok(()),
+        Some(GamesProblem::AboveLimit { cells }) => Err(format!(
             "{games} games is more than the limit of {MAX_GAMES}; use {cells} to {MAX_GAMES}"
-        ));
+        )),
+        Some(GamesProblem::FewerThanMatchups { .. } | GamesProblem::ZeroPerMatchup) => {
+            let cells = k * k;
+            Err(format!(
+                "{games} games is fewer than one per ordered matchup; {k} policies make {cells} ordered matchups, so use at least {cells} (and at most {MAX_GAMES})"
+            ))
+        }
     }
-    Ok(())
 }
 
 fn check_seed(ds: DealSourceKind, seed: i64) -> Result<(), String> {
-    match ds {
-        DealSourceKind::DotnetReplay if seed < i32::MIN as i64 || seed > i32::MAX as i64 => {
-            Err(format!(
-                "{seed} is not a .NET int; with deal_source = \"dotnet-replay\" the seed must lie in -2147483648..=2147483647 (or use deal_source = \"chacha\")"
-            ))
-        }
-        DealSourceKind::Chacha if seed < 0 => Err(format!(
-            "{seed} is negative; with deal_source = \"chacha\" the seed must lie in 0..=9223372036854775807"
+    match ds.seed_problem(seed) {
+        None => Ok(()),
+        Some(problem) => Err(format!(
+            "{seed} {problem}; with deal_source = \"{}\" the seed must lie in {}{}",
+            ds.as_str(),
+            ds.seed_range_text(),
+            match ds {
+                DealSourceKind::DotnetReplay => " (or use deal_source = \"chacha\")",
+                DealSourceKind::Chacha => "",
+            }
         )),
-        _ => Ok(()),
     }
 }
 
@@ -710,9 +954,14 @@ fn check_seed(ds: DealSourceKind, seed: i64) -> Result<(), String> {
 const FIELD_HINTS: &[(&str, &str)] = &[
     (
         "study",
-        "a [study] section with title = \"...\" and published = \"templates/published.toml\"",
+        "a [study] section with title = \"...\", optional name, label and published = \"templates/published.toml\"",
     ),
     ("study.title", "a string"),
+    (
+        "study.name",
+        "a name of 1-40 characters a-z, 0-9, '-' or '_'",
+    ),
+    ("study.label", "a string"),
     (
         "study.published",
         "a path relative to this file, as a string",
@@ -741,9 +990,33 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     ("policies", "one [policies.NAME] section per policy"),
     (
         "policies.*",
-        "a table with kind = \"greedy\" | \"hoarder\" | \"counter\", optional threshold and tie_break",
+        "a table with kind = \"greedy\" | \"hoarder\" | \"counter\" (optional threshold), \"rules\" (lead, follow), \"switch\" (play, while, otherwise) or \"epsilon\" (base, eps, moves), and an optional tie_break",
     ),
-    ("policies.*.kind", "\"greedy\", \"hoarder\" or \"counter\""),
+    (
+        "policies.*.kind",
+        "\"greedy\", \"hoarder\", \"counter\", \"rules\", \"switch\" or \"epsilon\"",
+    ),
+    (
+        "policies.*.lead",
+        "a list of rules, e.g. [\"cheapest of !trump\", \"cheapest\"] (see `briscola policies --language`)",
+    ),
+    (
+        "policies.*.follow",
+        "a list of rules, e.g. [\"cheapest-by-points of led-suit & wins\", \"cheapest\"]",
+    ),
+    ("policies.*.play", "the name of a policy, e.g. \"greedy\""),
+    ("policies.*.while", "a condition, e.g. \"stock > 10\""),
+    (
+        "policies.*.otherwise",
+        "the name of a policy, e.g. \"counter\"",
+    ),
+    ("policies.*.base", "the name of a policy, e.g. \"greedy\""),
+    ("policies.*.eps", "a probability from 0 to 1, e.g. 0.05"),
+    (
+        "policies.*.moves",
+        "\"lead\" (leader moves only) or \"all\"",
+    ),
+    ("policies.*.deals_as", "a policy name, e.g. \"greedy\""),
     (
         "policies.*.threshold",
         "a whole number of points from 0 to 22 (hoarder and counter only)",
@@ -752,7 +1025,19 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     ("variants", "one [variants.NAME] section per further study"),
     (
         "variants.*",
-        "a table with label and any of deal_source, seed, games, tie_break",
+        "a table with label and any of deal_source, seed, games, tie_break, policies, [variants.NAME.policy.POLICY]",
+    ),
+    (
+        "variants.*.policies",
+        "a list of policy names defined as [policies.NAME]",
+    ),
+    (
+        "variants.*.policy.*",
+        "a table with threshold and/or tie_break",
+    ),
+    (
+        "variants.*.policy.*.threshold",
+        "a whole number of points from 0 to 22 (hoarder and counter only)",
     ),
     ("variants.*.label", "a string"),
     ("variants.*.deal_source", "\"dotnet-replay\" or \"chacha\""),
@@ -971,9 +1256,50 @@ impl Locator<'_> {
         }
         best.map(|o| line_col(self.text, o)).unwrap_or((1, 1))
     }
+
+    /// 1-based (line, column) of byte `offset` inside the string value of `field` (a key, or
+    /// an array element with `[i]`); the field's own position when the value is not a plain
+    /// one-line string.
+    fn position_inside(&self, field: &str, offset: usize) -> (usize, usize) {
+        let start = self.value_start(field);
+        match start {
+            Some(s)
+                if matches!(self.text.as_bytes().get(s), Some(b'"' | b'\''))
+                    && !self.text[s + 1..].starts_with("\"\"")
+                    && !self.text[s + 1..(s + 1 + offset).min(self.text.len())]
+                        .contains(['\\', '\n']) =>
+            {
+                line_col(self.text, s + 1 + offset)
+            }
+            _ => self.position_of(field),
+        }
+    }
+
+    /// Byte offset where `field`'s value starts.
+    fn value_start(&self, field: &str) -> Option<usize> {
+        let mut table = self.doc;
+        let parts: Vec<&str> = field.split('.').collect();
+        for (n, part) in parts.iter().enumerate() {
+            let (key, index) = match part.split_once('[') {
+                Some((k, rest)) => (k, rest.trim_end_matches(']').parse::<usize>().ok()),
+                None => (*part, None),
+            };
+            let (_, v) = table.iter().find(|(k, _)| k.get_ref().as_ref() == key)?;
+            let last = n + 1 == parts.len();
+            match (v.get_ref(), index) {
+                (toml::de::DeValue::Array(a), Some(i)) if last => {
+                    return Some(a.get(i)?.span().start);
+                }
+                (toml::de::DeValue::Table(inner), None) if !last => table = inner,
+                (_, None) if last => return Some(v.span().start),
+                _ => return None,
+            }
+        }
+        None
+    }
 }
 
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
+pub(super) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before

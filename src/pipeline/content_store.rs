@@ -142,12 +142,7 @@ impl ContentStore {
                     source: e.source,
                 })?;
                 let mut input = File::open(src).map_err(io_err("read", src))?;
-                let file = out.file_mut().ok_or_else(|| StoreError::Io {
-                    action: "write",
-                    path: dest.clone(),
-                    source: io::Error::other("temp file closed"),
-                })?;
-                io::copy(&mut input, file).map_err(io_err("copy", &dest))?;
+                io::copy(&mut input, out.file_mut()).map_err(io_err("copy", &dest))?;
                 set_read_only(out.temp_path()).map_err(io_err("chmod", &dest))?;
                 out.commit().map_err(|e| StoreError::Io {
                     action: "commit",

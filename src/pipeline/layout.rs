@@ -2,7 +2,8 @@
 //! writes, so no other module spells a path.
 //!
 //! Invariant: everything the pipeline writes except published outputs and `pipeline.lock`
-//! lives under `outputs/.cache/` (gitignored), and published outputs never land inside
+//! lives under `outputs/.cache/` (gitignored) except `run-provenance.json` (the git state of
+//! the last run, never hashed), and published outputs never land inside
 //! `.cache/` or on `pipeline.lock`.
 
 use std::path::{Path, PathBuf};
@@ -11,6 +12,8 @@ use std::path::{Path, PathBuf};
 pub const CACHE_DIR: &str = ".cache";
 /// Name of the lock file under `outputs/`.
 pub const LOCK_FILE: &str = "pipeline.lock";
+/// Name of the (unhashed) git provenance file under `outputs/`.
+pub const RUN_PROVENANCE_FILE: &str = "run-provenance.json";
 
 /// The paths of one outputs directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +73,11 @@ impl Layout {
     pub fn last_run(&self) -> PathBuf {
         self.cache().join("last-run.json")
     }
+    /// `outputs/run-provenance.json`: the git commit and dirty flag of the last run (never
+    /// hashed, not in the lock).
+    pub fn run_provenance(&self) -> PathBuf {
+        self.root.join(RUN_PROVENANCE_FILE)
+    }
     /// `outputs/.cache/slurm/`: the logs of jobs the Slurm executor submitted (never hashed).
     pub fn slurm_logs(&self) -> PathBuf {
         self.cache().join("slurm")
@@ -86,6 +94,22 @@ impl Layout {
         } else {
             self.root.join(publish)
         }
+    }
+
+    /// Where the simulate job of `study`'s matchup `slug` publishes, relative to `outputs/`
+    /// (`<study>/simulate/<g1>-vs-<g2>`).
+    pub fn shard_publish(study: &str, slug: &str) -> String {
+        format!("{study}/simulate/{slug}")
+    }
+
+    /// Where `study`'s test and regress jobs publish their tables, relative to `outputs/`.
+    pub fn tables_publish(study: &str) -> String {
+        format!("tables/{study}")
+    }
+
+    /// The published directory of `study`'s matchup `slug` (its games and tricks tables).
+    pub fn shard_dir(&self, study: &str, slug: &str) -> PathBuf {
+        self.resolve(&Layout::shard_publish(study, slug))
     }
 
     /// A path relative to `outputs/` with `/` separators, as stored in records.

@@ -11,23 +11,30 @@
 //! - `.cache/jobs/<id, / as __>.json`: each job's last key components, for rerun reasons.
 //! - `.cache/stat-cache.json`: stat -> sha256 hints for fast no-op runs ([`stat_cache`]).
 //! - `.cache/run.lock`: the run mutex, holding the pid and command of the run ([`run_mutex`]).
+//! - `run-provenance.json`: the git commit and dirty flag of the last run (never hashed,
+//!   see [`git_provenance`]).
 //! - `.cache/tmp/`: scratch directories of running jobs; `.cache/last-run.json`: timings.
 
 pub mod atomic_file;
 pub mod cache_key;
 pub mod config;
+pub mod config_input;
 pub mod content_store;
 pub mod dag;
 pub mod decision;
 pub mod executor;
 pub mod executor_config;
 pub mod gc;
+pub mod git_provenance;
 pub mod job;
 pub mod job_command;
 pub mod layout;
 pub mod local_executor;
 pub mod lock_file;
+pub mod lock_holders;
+pub mod params_diff;
 pub mod plan;
+pub mod policy_defs;
 pub mod publisher;
 pub mod run_cache;
 pub mod run_mutex;

@@ -36,16 +36,23 @@ pub fn plan(cfg: &Config) -> Result<Vec<Job>, PlanError> {
         jobs.push(stages::test::job(cfg, s));
         jobs.push(stages::regress::job(cfg, s));
     }
-    let published_path = cfg.published_path();
-    let published_text = std::fs::read_to_string(&published_path).map_err(|e| PlanError::Read {
-        path: published_path.clone(),
-        message: format!("{e} (study.published names the paper's figures file)"),
-    })?;
-    let published =
-        Published::parse(&published_text, &cfg.study.published).map_err(|e| PlanError::Read {
-            path: published_path.clone(),
-            message: e.to_string(),
-        })?;
+    let (published_text, published) = match (cfg.published_path(), &cfg.study.published) {
+        (Some(path), Some(rel)) => {
+            let text = std::fs::read_to_string(&path).map_err(|e| PlanError::Read {
+                path: path.clone(),
+                message: format!(
+                    "{e} (the paper's figures file named by study.published in {})",
+                    cfg.source_name
+                ),
+            })?;
+            let published = Published::parse(&text, rel).map_err(|e| PlanError::Read {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+            (text, published)
+        }
+        _ => (String::new(), Published::default()),
+    };
     jobs.push(stages::plot::job(cfg, &published));
     jobs.push(stages::render::job(
         cfg,

@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -849,11 +849,14 @@ impl<'a> RunState<'a> {
             }
             lock_updated = LockFile { jobs: merged }.save(&self.layout.lock_file())?;
         }
-        self.stat.save(!self.failed).map_err(|e| RunError::Io {
-            action: "write",
-            path: e.path,
-            source: e.source,
-        })?;
+        // The stat cache is only a speed-up hint: failing to save it (e.g. a full disk) must
+        // not fail a run whose jobs completed; the next run just re-hashes.
+        if let Err(e) = self.stat.save(!self.failed) {
+            let _ = writeln!(
+                io::stderr(),
+                "warning: {e} (a speed-up hint only: the run's results are complete; the next run re-hashes files instead)"
+            );
+        }
         Ok(lock_updated)
     }
 }
@@ -933,7 +936,10 @@ mod tests {
             outcomes(&r),
             vec![("a".into(), Outcome::Ran), ("b".into(), Outcome::Cached)]
         );
-        assert_eq!(r.jobs[0].reasons, vec![Reason::ConfigChanged]);
+        assert_eq!(
+            r.jobs[0].reasons,
+            vec![Reason::ConfigChanged(vec!["x 1 -> 2".into()])]
+        );
         assert_eq!(r.jobs[1].reasons, vec![Reason::Unchanged]);
         let published = fs::read_to_string(dir.path().join("b/out.txt")).unwrap();
         assert_eq!(published, "got:same");

@@ -3,6 +3,7 @@
 //! Invariant: it only uses public information: the face-up card and cards of earlier tricks.
 
 use super::TieBreak;
+use super::explain::{Explanation, Rule, explain_lead, explained};
 use super::hoarder::Hoarder;
 use super::order::{lead_key, stable_min};
 use crate::game::Card;
@@ -38,6 +39,37 @@ impl Counter {
         Counter {
             hoarder: Hoarder::new(threshold, tie),
         }
+    }
+
+    /// [`Policy::choose`] with the rule that fired and why (see [`super::explain`]).
+    pub fn explain(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> Explanation {
+        let i = self.choose(v, rng);
+        if v.table.is_some() {
+            return self.hoarder.explain_follow(v, i);
+        }
+        let c = v.hand[i];
+        let sib = SIBLING[(c.id() & 63) as usize];
+        let seen = v.played | 1u64 << v.face_up.id();
+        if c.suit() == v.trump || seen & sib == 0 {
+            return explain_lead(v, i, self.hoarder.tie());
+        }
+        let (rule, other) = if c.rank() == 1 {
+            (Rule::LeadCaricoTrapAce, 3)
+        } else {
+            (Rule::LeadCaricoTrapThree, 1)
+        };
+        let other = Card::new(c.suit(), other).expect("rank 1 or 3");
+        let where_ = if other == v.face_up {
+            "is the face-up card"
+        } else {
+            "has been played"
+        };
+        explained(
+            v,
+            i,
+            rule,
+            format!("the {other} {where_}, so only a trump can take the {c}"),
+        )
     }
 }
 

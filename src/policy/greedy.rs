@@ -3,6 +3,7 @@
 //! Invariant: as follower it never loses a trick it could win with a card in hand.
 
 use super::TieBreak;
+use super::explain::{Explanation, Rule, explain_lead, explained, order_words};
 use super::order::{follow_key, lead_key, stable_min};
 use crate::game::{Policy, SeatRng, SeatView};
 
@@ -17,6 +18,39 @@ impl Greedy {
     /// Greedy with the given tie-break reading.
     pub fn new(tie: TieBreak) -> Greedy {
         Greedy { tie }
+    }
+
+    /// [`Policy::choose`] with the rule that fired and why (see [`super::explain`]).
+    pub fn explain(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> Explanation {
+        let i = self.choose(v, rng);
+        let Some(led) = v.table else {
+            return explain_lead(v, i, self.tie);
+        };
+        let c = v.hand[i];
+        match follow_key(c, led, v.trump, self.tie, true, false) >> 8 {
+            0 => explained(
+                v,
+                i,
+                Rule::FollowCheapestInSuitWinner,
+                format!("{c} is the cheapest card of the led suit that beats {led}"),
+            ),
+            1 => explained(
+                v,
+                i,
+                Rule::FollowCheapestWinningTrump,
+                format!("no card of the led suit beats {led}; {c} is the cheapest trump"),
+            ),
+            _ => explained(
+                v,
+                i,
+                Rule::FollowCheapestCard,
+                format!(
+                    "no card in hand beats {led}; {c} ({} points) is the cheapest ({})",
+                    c.points(),
+                    order_words(self.tie)
+                ),
+            ),
+        }
     }
 }
 

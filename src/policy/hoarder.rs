@@ -4,6 +4,7 @@
 //! at least `threshold` points (or when every card it holds is a trump).
 
 use super::TieBreak;
+use super::explain::{Explanation, Rule, explain_lead, explained, order_words};
 use super::order::{follow_key, lead_key, stable_min};
 use crate::game::{Policy, SeatRng, SeatView};
 
@@ -25,6 +26,68 @@ impl Hoarder {
     #[inline]
     pub(crate) fn tie(&self) -> TieBreak {
         self.tie
+    }
+
+    /// [`Policy::choose`] with the rule that fired and why (see [`super::explain`]).
+    pub fn explain(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> Explanation {
+        let i = self.choose(v, rng);
+        match v.table {
+            None => explain_lead(v, i, self.tie),
+            Some(_) => self.explain_follow(v, i),
+        }
+    }
+
+    /// Names the follower rule behind the card at `i` (chosen by [`Policy::choose`]).
+    pub(crate) fn explain_follow(&self, v: &SeatView<'_>, i: usize) -> Explanation {
+        let Some(led) = v.table else {
+            return explain_lead(v, i, self.tie);
+        };
+        let c = v.hand[i];
+        let (p, th) = (led.points(), self.threshold);
+        let overtrump = p >= th;
+        let worth = if overtrump {
+            format!("the led {led} is worth {p} >= {th} points")
+        } else {
+            format!("the led {led} is worth {p} < {th} points, not worth a trump")
+        };
+        match follow_key(c, led, v.trump, self.tie, overtrump, true) >> 8 {
+            0 => explained(
+                v,
+                i,
+                Rule::FollowCheapestInSuitWinner,
+                format!("{c} is the cheapest card of the led suit that beats {led}"),
+            ),
+            1 => explained(
+                v,
+                i,
+                Rule::FollowCheapestWinningTrump,
+                format!("{worth} and no card of its suit beats it; {c} is the cheapest trump"),
+            ),
+            2 => explained(
+                v,
+                i,
+                Rule::FollowCheapestNonTrump,
+                format!(
+                    "{}; {c} ({} points) is the cheapest non-trump ({})",
+                    if led.suit() == v.trump || overtrump {
+                        format!("nothing in hand that may be played wins against {led}")
+                    } else {
+                        worth
+                    },
+                    c.points(),
+                    order_words(self.tie)
+                ),
+            ),
+            _ => explained(
+                v,
+                i,
+                Rule::FollowCheapestTrump,
+                format!(
+                    "only trumps in hand and none may win against {led}; {c} ({} points) is the cheapest",
+                    c.points()
+                ),
+            ),
+        }
     }
 
     /// The leader rule.

@@ -4,27 +4,55 @@
 //! Invariant: a policy decides from a [`SeatView`] only, which holds exactly what its seat may
 //! see; it returns an index into its own hand, so it can never play a card it does not hold.
 //!
-//! To add a policy: write `src/policy/<name>.rs` with a type implementing [`Policy`], add a
-//! [`PolicyKind`] variant and an arm in [`AnyPolicy`]. Its matchups' cache keys change; no others do.
+//! Policies can also be written as data (the policy language, [`lang`]): rules ([`RuleProgram`]),
+//! a [`Switch`] between two policies, or a policy with an exploration probability
+//! ([`Epsilon`]); the paper's three are shipped as definitions ([`builtin_defs`]).
+//!
+//! To add a policy kind: write `src/policy/<name>.rs` with a type implementing [`Policy`], add a
+//! [`PolicyKind`] variant, an arm in [`PolicySpec::try_build`] and an [`AnyPolicy`] variant
+//! (pairs of new kinds are dispatched through [`AnyPolicy`]'s own `match`; only the built-ins
+//! and rule programs are monomorphised per pair). Its matchups' cache keys change; no others do.
 
+pub mod builtin_defs;
 mod counter;
+mod epsilon;
+mod explain;
 mod greedy;
 mod hoarder;
+pub mod lang;
 mod order;
+mod policy_def;
+mod policy_description;
 #[cfg(test)]
 mod props;
+mod switch;
 mod table_policy;
 #[cfg(test)]
 mod table_props;
 
 pub use crate::game::{Policy, SeatRng, SeatView};
 pub use counter::Counter;
+pub use epsilon::{EpsMoves, Epsilon};
+pub use explain::{Explanation, Rule};
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
+pub use lang::RuleProgram;
 pub use order::TieBreak;
+pub use policy_def::{PolicyDef, Prob};
+pub use policy_description::PolicyDescription;
+pub use switch::Switch;
 pub use table_policy::{FollowReading, TablePolicy, VariantFitError};
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
+
+/// The overtrump threshold of hoarder and counter when none is given, in points (the paper's).
+pub const DEFAULT_THRESHOLD: u8 = 10;
+
+/// Largest allowed overtrump threshold, in points (a led card is worth at most 11, so 12 and
+/// above mean "never overtrump").
+pub const MAX_THRESHOLD: u8 = 22;
 
 /// Which rule a policy follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -36,6 +64,12 @@ pub enum PolicyKind {
     Hoarder,
     /// Definition 3: hoarder plus the carico trap from public memory.
     Counter,
+    /// Rules written in the policy language.
+    Rules,
+    /// One policy while a condition holds, another otherwise.
+    Switch,
+    /// A policy that plays a uniformly random card with probability eps.
+    Epsilon,
 }
 
 impl PolicyKind {
@@ -45,6 +79,25 @@ impl PolicyKind {
             PolicyKind::Greedy => "greedy",
             PolicyKind::Hoarder => "hoarder",
             PolicyKind::Counter => "counter",
+            PolicyKind::Rules => "rules",
+            PolicyKind::Switch => "switch",
+            PolicyKind::Epsilon => "epsilon",
+        }
+    }
+
+    /// Parse a kind's name (`greedy`, `hoarder`, `counter`).
+    pub fn parse(name: &str) -> Option<PolicyKind> {
+        [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter]
+            .into_iter()
+            .find(|k| k.as_str() == name)
+    }
+
+    /// The threshold a policy of this kind has when none is given: 0 for greedy (it has none),
+    /// [`DEFAULT_THRESHOLD`] otherwise.
+    pub const fn default_threshold(self) -> u8 {
+        match self {
+            PolicyKind::Greedy => 0,
+            _ => DEFAULT_THRESHOLD,
         }
     }
 
@@ -54,6 +107,9 @@ impl PolicyKind {
             PolicyKind::Greedy => "Greedy",
             PolicyKind::Hoarder => "Hoarder",
             PolicyKind::Counter => "Counter",
+            PolicyKind::Rules => "Rules",
+            PolicyKind::Switch => "Switch",
+            PolicyKind::Epsilon => "Epsilon",
         }
     }
 }
@@ -69,36 +125,103 @@ pub struct PolicySpec {
     pub threshold: u8,
     /// How equal-point cards are ordered.
     pub tie_break: TieBreak,
+    /// The definition of a data-defined policy (rules, switch, epsilon); `None` for the
+    /// built-in kinds (absent from the JSON, so their shards and keys are unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub def: Option<PolicyDef>,
+    /// The name whose deal and seat streams this policy's matchups use, when not its own (a
+    /// sweep's points share their template's, so every point plays the same deals: common
+    /// random numbers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<String>,
+}
+
+/// A spec that cannot be built (only possible for a hand-edited spec: configs are validated).
+#[derive(Debug, thiserror::Error)]
+#[error("policy `{name}`: {message}")]
+pub struct PolicyBuildError {
+    /// The policy.
+    pub name: String,
+    /// What is wrong.
+    pub message: String,
 }
 
 impl PolicySpec {
     /// The paper's policy of `kind` with default parameters, named after its kind.
     pub fn paper(kind: PolicyKind, tie_break: TieBreak) -> PolicySpec {
-        let name = match kind {
-            PolicyKind::Greedy => "greedy",
-            PolicyKind::Hoarder => "hoarder",
-            PolicyKind::Counter => "counter",
-        };
         PolicySpec {
-            name: name.into(),
+            name: kind.as_str().into(),
             kind,
-            threshold: if kind == PolicyKind::Greedy { 0 } else { 10 },
+            threshold: kind.default_threshold(),
             tie_break,
+            def: None,
+            stream: None,
         }
     }
 
-    /// The behaviour only (kind, parameters), without the name: what an engine fingerprint needs.
+    /// The name whose deal and seat streams this policy's matchups use.
+    pub fn stream_name(&self) -> &str {
+        self.stream.as_deref().unwrap_or(&self.name)
+    }
+
+    /// The behaviour only (kind, parameters), without the name.
+    ///
+    /// # Panics
+    /// If the spec cannot be built (see [`PolicySpec::try_build`]); specs from a validated
+    /// config always can.
     pub fn build(&self) -> AnyPolicy {
-        match self.kind {
-            PolicyKind::Greedy => AnyPolicy::Greedy(Greedy::new(self.tie_break)),
-            PolicyKind::Hoarder => AnyPolicy::Hoarder(Hoarder::new(self.threshold, self.tie_break)),
-            PolicyKind::Counter => AnyPolicy::Counter(Counter::new(self.threshold, self.tie_break)),
-        }
+        self.try_build()
+            .unwrap_or_else(|e| panic!("a validated policy spec builds: {e}"))
+    }
+
+    /// The behaviour, or why a (hand-edited) spec cannot be built.
+    pub fn try_build(&self) -> Result<AnyPolicy, PolicyBuildError> {
+        let bad = |message: String| PolicyBuildError {
+            name: self.name.clone(),
+            message,
+        };
+        Ok(match (self.kind, &self.def) {
+            (PolicyKind::Greedy, _) => AnyPolicy::Greedy(Greedy::new(self.tie_break)),
+            (PolicyKind::Hoarder, _) => {
+                AnyPolicy::Hoarder(Hoarder::new(self.threshold, self.tie_break))
+            }
+            (PolicyKind::Counter, _) => {
+                AnyPolicy::Counter(Counter::new(self.threshold, self.tie_break))
+            }
+            (PolicyKind::Rules, Some(PolicyDef::Rules { lead, follow })) => {
+                AnyPolicy::Rules(Arc::new(
+                    RuleProgram::compile(lead, follow, self.tie_break).map_err(|e| {
+                        bad(format!(
+                            "{} rule {}: {}",
+                            e.list.as_str(),
+                            e.index.map_or(0, |i| i + 1),
+                            e.error
+                        ))
+                    })?,
+                ))
+            }
+            (
+                PolicyKind::Switch,
+                Some(PolicyDef::Switch {
+                    play,
+                    when,
+                    otherwise,
+                }),
+            ) => AnyPolicy::Switch(Arc::new(Switch::new(
+                lang::parse_condition(when).map_err(|e| bad(e.to_string()))?,
+                play.try_build()?,
+                otherwise.try_build()?,
+            ))),
+            (PolicyKind::Epsilon, Some(PolicyDef::Epsilon { base, eps, moves })) => {
+                AnyPolicy::Epsilon(Arc::new(Epsilon::new(base.try_build()?, eps.0, *moves)))
+            }
+            (k, _) => return Err(bad(format!("kind {} needs its definition", k.as_str()))),
+        })
     }
 }
 
 /// A built policy of any known kind; dispatch by `match` keeps the engine loop monomorphic.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum AnyPolicy {
     /// [`Greedy`]
     Greedy(Greedy),
@@ -106,6 +229,12 @@ pub enum AnyPolicy {
     Hoarder(Hoarder),
     /// [`Counter`]
     Counter(Counter),
+    /// [`RuleProgram`]
+    Rules(Arc<RuleProgram>),
+    /// [`Switch`]
+    Switch(Arc<Switch>),
+    /// [`Epsilon`]
+    Epsilon(Arc<Epsilon>),
 }
 
 impl Policy for AnyPolicy {
@@ -115,6 +244,9 @@ impl Policy for AnyPolicy {
             AnyPolicy::Greedy(p) => p.choose(view, rng),
             AnyPolicy::Hoarder(p) => p.choose(view, rng),
             AnyPolicy::Counter(p) => p.choose(view, rng),
+            AnyPolicy::Rules(p) => p.choose(view, rng),
+            AnyPolicy::Switch(p) => p.choose(view, rng),
+            AnyPolicy::Epsilon(p) => p.choose(view, rng),
         }
     }
 }
@@ -129,7 +261,9 @@ pub trait PairWork {
 
 impl AnyPolicy {
     /// Run `work` with both policies as their concrete types, so the engine's loop is compiled
-    /// once per pair of kinds with the policies inlined (no per-decision dispatch).
+    /// once per pair of kinds with the policies inlined (no per-decision dispatch). Built-ins
+    /// and rule programs are monomorphised per pair; composites (switch, epsilon) dispatch
+    /// through [`AnyPolicy`]'s `match` at each decision.
     pub fn with_pair<W: PairWork>(a: &AnyPolicy, b: &AnyPolicy, work: W) -> W::Output {
         use AnyPolicy as A;
         match (a, b) {
@@ -142,6 +276,14 @@ impl AnyPolicy {
             (A::Counter(x), A::Greedy(y)) => work.run(x, y),
             (A::Counter(x), A::Hoarder(y)) => work.run(x, y),
             (A::Counter(x), A::Counter(y)) => work.run(x, y),
+            (A::Rules(x), A::Rules(y)) => work.run(&**x, &**y),
+            (A::Rules(x), A::Greedy(y)) => work.run(&**x, y),
+            (A::Rules(x), A::Hoarder(y)) => work.run(&**x, y),
+            (A::Rules(x), A::Counter(y)) => work.run(&**x, y),
+            (A::Greedy(x), A::Rules(y)) => work.run(x, &**y),
+            (A::Hoarder(x), A::Rules(y)) => work.run(x, &**y),
+            (A::Counter(x), A::Rules(y)) => work.run(x, &**y),
+            _ => work.run(a, b),
         }
     }
 }

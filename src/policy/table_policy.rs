@@ -57,10 +57,29 @@ pub enum VariantFitError {
         /// Its kind.
         kind: &'static str,
     },
+    /// The partner-aware reading is defined for the paper's three rule policies only.
+    #[error(
+        "policy `{name}` ({kind}) has no partner-aware reading: it is defined for the paper's \
+         greedy, hoarder and counter; use the verbatim reading"
+    )]
+    NoPartnerReading {
+        /// The policy's name.
+        name: String,
+        /// Its kind.
+        kind: &'static str,
+    },
+    /// The policy's definition does not build.
+    #[error("policy `{name}`: {message}")]
+    Build {
+        /// The policy's name.
+        name: String,
+        /// What is wrong with its definition.
+        message: String,
+    },
 }
 
 /// One of the paper's policies playing at a table under a reading.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct TablePolicy {
     inner: AnyPolicy,
     reading: FollowReading,
@@ -81,8 +100,21 @@ impl TablePolicy {
                 kind: spec.kind.as_str(),
             });
         }
+        if reading == FollowReading::PartnerAware && !matches!(
+                spec.kind,
+                PolicyKind::Greedy | PolicyKind::Hoarder | PolicyKind::Counter
+            ) {
+            return Err(VariantFitError::NoPartnerReading {
+                name: spec.name.clone(),
+                kind: spec.kind.as_str(),
+            });
+        }
+        let inner = spec.try_build().map_err(|e| VariantFitError::Build {
+            name: spec.name.clone(),
+            message: e.to_string(),
+        })?;
         Ok(TablePolicy {
-            inner: spec.build(),
+            inner,
             reading,
             tie: spec.tie_break,
             trumps_last: spec.kind != PolicyKind::Greedy,

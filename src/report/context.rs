@@ -12,6 +12,7 @@ use super::findings::{Finding, findings};
 use super::provenance::Provenance;
 use super::published::Published;
 use super::scorecard::{ScoreInputs, Scorecard, StudyKind, Verdict, score};
+use super::study_verdict::{Outcome, StudyVerdict, verdict};
 use crate::plot::policy_names;
 use crate::results::{MatchupRate, Results, StudyResults};
 
@@ -31,8 +32,12 @@ pub struct StudyView {
     pub name: String,
     /// Label.
     pub label: String,
-    /// Replay, variant or replication.
+    /// Replay, variant, replication or a study of its own.
     pub kind: StudyKind,
+    /// [`StudyKind::description`].
+    pub kind_description: String,
+    /// The top-line verdict.
+    pub verdict: StudyVerdict,
     /// Policy names in matchup order.
     pub policies: Vec<String>,
     /// Non-tied games over all matchups.
@@ -86,15 +91,25 @@ pub struct ReportContext {
     pub studies: Vec<StudyView>,
     /// Published figures (except interval bounds) across all studies.
     pub comparison: Vec<ComparisonRow>,
-    /// What the paper gets wrong or leaves unsaid.
+    /// What the paper gets wrong or leaves unsaid (only when the main study replays the paper
+    /// and published figures are given).
     pub findings: Vec<Finding>,
+    /// Every study's top-line verdict, in study order.
+    pub verdicts: Vec<StudyVerdict>,
+    /// True when some study is scored against the paper.
+    pub scored: bool,
     /// Where it all came from.
     pub provenance: Provenance,
     /// Figure 2's minimum games per bin, as configured.
     pub min_games_per_bin: u64,
 }
 
-fn view(study: &StudyResults, published: &Published, inputs: &ScoreInputs) -> StudyView {
+fn view(
+    study: &StudyResults,
+    published: &Published,
+    inputs: &ScoreInputs,
+    replay: Option<&StudyResults>,
+) -> StudyView {
     let policies = policy_names(study);
     let table3_rows = policies
         .iter()
@@ -112,16 +127,20 @@ fn view(study: &StudyResults, published: &Published, inputs: &ScoreInputs) -> St
                 .collect(),
         })
         .collect();
+    let scorecard = score(study, published, inputs);
+    let kind = StudyKind::of(study);
     StudyView {
         name: study.name.clone(),
         label: study.label.clone(),
-        kind: StudyKind::of(study),
+        kind,
+        kind_description: kind.description().to_string(),
+        verdict: verdict(study, &scorecard, replay, published),
         policies,
         non_tied: study.table3.iter().map(|c| c.non_tied).sum(),
         ties: study.table3.iter().map(|c| c.ties).sum(),
         table3_rows,
         results: study.clone(),
-        scorecard: score(study, published, inputs),
+        scorecard,
         conclusions: Conclusions::of(study),
     }
 }
@@ -141,12 +160,24 @@ impl ReportContext {
         let inputs = ScoreInputs {
             min_games_per_bin: Some(min_games_per_bin),
         };
+        let replay = results
+            .studies
+            .iter()
+            .find(|s| StudyKind::of(s) == StudyKind::Replay);
         let studies: Vec<StudyView> = results
             .studies
             .iter()
-            .map(|s| view(s, published, &inputs))
+            .map(|s| view(s, published, &inputs, replay))
             .collect();
-        let cards: Vec<Scorecard> = studies.iter().map(|s| s.scorecard.clone()).collect();
+        let verdicts: Vec<StudyVerdict> = studies.iter().map(|s| s.verdict.clone()).collect();
+        let scored = studies.iter().any(|s| !s.scorecard.rows.is_empty());
+        let papers_findings = scored && studies[0].kind == StudyKind::Replay;
+        let mut all_findings = if papers_findings {
+            findings(results, &cards_of(&studies), published)
+        } else {
+            Vec::new()
+        };
+        all_findings.splice(0..0, non_replication_findings(&studies));
         let comparison = studies[0]
             .scorecard
             .rows
@@ -178,11 +209,67 @@ impl ReportContext {
             .collect();
         Ok(ReportContext {
             title: title.to_string(),
-            findings: findings(results, &cards, published),
+            findings: all_findings,
+            verdicts,
+            scored,
             studies,
             comparison,
             provenance,
             min_games_per_bin,
         })
     }
+}
+
+fn cards_of(studies: &[StudyView]) -> Vec<Scorecard> {
+    studies.iter().map(|s| s.scorecard.clone()).collect()
+}
+
+/// A finding for every replication in which one of the paper's conclusions does not hold:
+/// these come first, since they are what a reader of a replication most needs to know.
+fn non_replication_findings(studies: &[StudyView]) -> Vec<Finding> {
+    studies
+        .iter()
+        .filter(|s| s.verdict.outcome == Outcome::DidNotReplicate)
+        .map(|s| Finding {
+            id: format!("non-replication-{}", s.name),
+            title: format!(
+                "Study “{}” does not replicate every conclusion of the paper",
+                s.name
+            ),
+            paper_says: "§5: every non-baseline cell but counter vs counter rejects H0(2) at the Bonferroni-adjusted level; greedy dominates both refinements.".into(),
+            we_find: format!(
+                "{} ({}: {})",
+                s.verdict.non_replications.join(" "),
+                s.name,
+                s.label
+            ),
+            table: (!s.verdict.rejection_changes.is_empty()).then(|| {
+                super::findings::FindingTable {
+                    caption: format!(
+                        "Pairwise cells of study “{}” whose Bonferroni decision differs from the paper's.",
+                        s.name
+                    ),
+                    headers: vec![
+                        "matchup".into(),
+                        "Bonferroni p".into(),
+                        "rejects here".into(),
+                        "rejects in the paper".into(),
+                    ],
+                    rows: s
+                        .verdict
+                        .rejection_changes
+                        .iter()
+                        .map(|c| {
+                            vec![
+                                format!("{} vs {}", c.g1, c.g2),
+                                c.p_bonferroni.clone(),
+                                if c.study_rejects { "yes" } else { "no" }.into(),
+                                if c.paper_rejects { "yes" } else { "no" }.into(),
+                            ]
+                        })
+                        .collect(),
+                }
+            }),
+        })
+        .collect()
 }

@@ -17,6 +17,7 @@ pub mod published;
 pub mod render;
 pub mod report_format;
 pub mod scorecard;
+pub mod study_verdict;
 
 pub use context::ReportContext;
 pub use error::RenderError;

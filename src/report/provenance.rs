@@ -105,8 +105,11 @@ impl Provenance {
                     .iter()
                     .map(|p| {
                         let threshold = match p.kind {
-                            crate::policy::PolicyKind::Greedy => String::new(),
-                            _ => format!(", threshold {}", p.threshold),
+                            crate::policy::PolicyKind::Hoarder
+                            | crate::policy::PolicyKind::Counter => {
+                                format!(", threshold {}", p.threshold)
+                            }
+                            _ => String::new(),
                         };
                         format!(
                             "{} ({}{threshold}, tie-break {})",

@@ -136,8 +136,8 @@ impl PublishedEntry {
     }
 }
 
-/// The published figures.
-#[derive(Clone, Debug, PartialEq)]
+/// The published figures (the default is none: no study is scored against a paper).
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Published {
     /// Every leaf, in file order.
     pub entries: Vec<PublishedEntry>,
@@ -245,6 +245,15 @@ impl Published {
             ));
         }
         entries.sort_by_key(|(start, _)| *start);
+        // An error, not a warning: a published file with no number to compare leaves a report
+        // with 0 scored figures that looks finished; it is always a mistake (an empty file, or
+        // numbers written as strings), and as an error it stops `run` before any simulation.
+        if !entries.iter().any(|(_, e)| e.value.as_f64().is_some()) {
+            return Err(err(
+                0,
+                "no published figure is a number (the file is empty, or its values are strings or lists of strings), so the report would score 0 figures; write figures as TOML numbers under tables, e.g. [table3] greedy_greedy = { rate = 0.490, lo = 0.487, hi = 0.493 }".into(),
+            ));
+        }
         Ok(Published {
             entries: entries.into_iter().map(|(_, e)| e).collect(),
             sha256: hex::encode(Sha256::digest(text.as_bytes())),

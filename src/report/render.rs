@@ -165,6 +165,29 @@ fn template_err(template: &str, e: &Error) -> RenderError {
     }
 }
 
+/// Replace the `<!--toc-->` marker with a list of the `<h2>` headings that sit directly in a
+/// `<section id="...">`, in order, so the table of contents always matches the headings.
+pub fn with_toc(html: &str) -> String {
+    let mut items = String::new();
+    let mut rest = html;
+    while let Some(i) = rest.find("<section id=\"") {
+        rest = &rest[i + "<section id=\"".len()..];
+        let Some(q) = rest.find('"') else { break };
+        let id = &rest[..q];
+        let Some(h) = rest.find("<h2>") else { break };
+        let Some(e) = rest[h..].find("</h2>") else {
+            break;
+        };
+        // only a heading before the next section belongs to this one
+        if rest[..h].contains("<section id=") {
+            continue;
+        }
+        let title = &rest[h + 4..h + e];
+        items.push_str(&format!("<li><a href=\"#{id}\">{title}</a></li>"));
+    }
+    html.replacen("<!--toc-->", &format!("<ol>{items}</ol>"), 1)
+}
+
 /// Render the report.
 ///
 /// - `figures`: as returned by `plot::write_figures`; `figure_path` maps a figure's relative
@@ -242,6 +265,7 @@ pub fn render_report(
                 main => to_value(&c.studies[0]),
                 comparison => to_value(&c.comparison),
                 findings => to_value(&c.findings),
+                scored => c.scored,
                 provenance => to_value(&c.provenance),
                 min_games_per_bin => c.min_games_per_bin,
                 verdicts => to_value(
@@ -250,6 +274,7 @@ pub fn render_report(
                 figures => figures_value(figs),
             })
             .map_err(|e| template_err(name, &e))?;
+        let text = if html { with_toc(&text) } else { text };
         let out_name = if html { "report.html" } else { "report.md" };
         write(out_name, text.as_bytes())?;
         written.push(out_name.to_string());

@@ -61,32 +61,49 @@ pub enum StudyKind {
     Variant,
     /// New randomness: figures should agree within Monte Carlo error.
     Replication,
+    /// Not the paper's design (other policies or game counts on new deals): not scored.
+    Own,
 }
 
 impl StudyKind {
-    /// Classify a study from its settings: the paper's deals are the .NET stream with seed 42
-    /// and 111,111 games per matchup; the paper's policies are greedy, hoarder and counter in
-    /// that order, thresholds 10. Other deals are new randomness (a replication); the paper's
-    /// deals with other policies (or another tie-break) are a variant.
+    /// How the report introduces a study of this kind.
+    pub const fn description(self) -> &'static str {
+        match self {
+            StudyKind::Replay => "exact replay of the paper's deals and policies",
+            StudyKind::Variant => "the paper's deals with other policy settings",
+            StudyKind::Replication => "the paper's design on independent deals",
+            StudyKind::Own => "a study of its own design (not scored against the paper)",
+        }
+    }
+}
+
+impl StudyKind {
+    /// Classify a study from its settings. The paper's design is greedy, hoarder and counter
+    /// in that order (thresholds 10) with 111,111 games per ordered matchup; its deals are the
+    /// .NET stream with seed 42. The paper's design and deals with the released tie-break is a
+    /// replay; with other thresholds or tie-break on the paper's deals, a variant; the paper's
+    /// design and tie-break on other deals, a replication. Anything else is a study of its own,
+    /// never scored against the paper (and never called a replay).
     pub fn of(study: &StudyResults) -> StudyKind {
         use crate::policy::{PolicyKind, TieBreak};
         let s = &study.settings;
-        let papers_deals =
-            s.deal_source == "dotnet-replay" && s.seed == 42 && s.games_per_matchup == 111_111;
-        if !papers_deals {
-            return StudyKind::Replication;
-        }
         let kinds = [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter];
-        let papers_policies = s.policies.len() == 3
-            && s.policies.iter().zip(kinds).all(|(p, k)| {
-                p.kind == k
-                    && p.threshold == if k == PolicyKind::Greedy { 0 } else { 10 }
-                    && p.tie_break == TieBreak::AsReleased
-            });
-        if papers_policies {
-            StudyKind::Replay
-        } else {
-            StudyKind::Variant
+        let papers_kinds = s.games_per_matchup == 111_111
+            && s.policies.len() == 3
+            && s.policies.iter().zip(kinds).all(|(p, k)| p.kind == k);
+        if !papers_kinds {
+            return StudyKind::Own;
+        }
+        let papers_policies = s.policies.iter().all(|p| {
+            p.threshold == if p.kind == PolicyKind::Greedy { 0 } else { 10 }
+                && p.tie_break == TieBreak::AsReleased
+        });
+        let papers_deals = s.deal_source == "dotnet-replay" && s.seed == 42;
+        match (papers_deals, papers_policies) {
+            (true, true) => StudyKind::Replay,
+            (true, false) => StudyKind::Variant,
+            (false, true) => StudyKind::Replication,
+            (false, false) => StudyKind::Own,
         }
     }
 }
@@ -116,6 +133,9 @@ pub struct ScoreRow {
     pub verdict_label: String,
     /// Why, for anything other than an exact match.
     pub explanation: String,
+    /// A difference that is the paper disagreeing with itself (a restated figure, or a design
+    /// quantity the paper rounds wrongly), not a failure to reproduce.
+    pub paper_inconsistent: bool,
 }
 
 /// Count of one verdict.
@@ -186,27 +206,9 @@ pub struct ScoreInputs {
     pub min_games_per_bin: Option<u64>,
 }
 
-const TWO_SIDED_2SE: f64 = 0.045_500_263_896_358_41;
-
 /// z of a two-sided normal test with p-value 10^`l`.
 pub fn z_from_log10_p(l: f64) -> f64 {
-    if l >= 0.0 {
-        return 0.0;
-    }
-    if l > -300.0 {
-        let p = 10f64.powf(l);
-        return std::f64::consts::SQRT_2 * statrs::function::erf::erfc_inv(p);
-    }
-    // ln p = -z^2/2 + ln(sqrt(2/pi)) - ln z, solved by Newton from the leading term
-    let ln_p = l * std::f64::consts::LN_10;
-    let c = (2.0 / std::f64::consts::PI).sqrt().ln();
-    let mut z = (-2.0 * ln_p).sqrt();
-    for _ in 0..50 {
-        let f = -z * z / 2.0 + c - z.ln() - ln_p;
-        let d = -z - 1.0 / z;
-        z -= f / d;
-    }
-    z
+    crate::stats::normal_tail::z_from_log10_p(l)
 }
 
 fn binom_se(p: f64, n: u64) -> Option<f64> {
@@ -621,8 +623,9 @@ fn ours_for(
                     "or" | "lo" | "hi" => {
                         let value = match *field {
                             "or" => t.odds_ratio,
-                            "lo" => t.lo,
-                            _ => t.hi,
+                            // The paper's Table 4 intervals are R's confint (profile likelihood).
+                            "lo" => t.profile_lo,
+                            _ => t.profile_hi,
                         };
                         Ours::Real {
                             value,
@@ -931,7 +934,12 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
         }
     }
     if j.verdict == Verdict::Differs && j.explanation.is_empty() {
-        let by = match (j.difference.is_empty(), j.z) {
+        let z_shown = if kind == StudyKind::Replication {
+            j.z
+        } else {
+            None
+        };
+        let by = match (j.difference.is_empty(), z_shown) {
             (false, Some(z)) => {
                 format!(
                     "by {} ({} standard errors)",
@@ -960,6 +968,7 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
             StudyKind::Replication => format!(
                 "beyond two standard errors, off {by}; by chance alone about 1 row in 22 with a z-score lands here"
             ),
+            StudyKind::Own => format!("not the paper's design; off {by}"),
         };
     }
     j
@@ -968,12 +977,26 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
 /// The scorecard of `study` against every published figure.
 pub fn score(study: &StudyResults, published: &Published, inputs: &ScoreInputs) -> Scorecard {
     let kind = StudyKind::of(study);
-    let rows: Vec<ScoreRow> = published
-        .entries
+    // A study of its own design is not scored against the paper at all.
+    let entries: &[PublishedEntry] = if kind == StudyKind::Own {
+        &[]
+    } else {
+        &published.entries
+    };
+    let rows: Vec<ScoreRow> = entries
         .iter()
         .map(|e| {
             let ours = ours_for(study, published, e, inputs);
-            let j = judge(kind, e, &ours);
+            let mut j = judge(kind, e, &ours);
+            // A deterministic replay has no Monte Carlo error: no z-scores.
+            if kind != StudyKind::Replication {
+                j.z = None;
+            }
+            // The prose's restatements of Table 4, and its claim that every rejecting cell has
+            // p < 1e-5 (its own data give a larger p: see the findings).
+            let restated = e.key.starts_with("table4.delta_briscola_text")
+                || e.key.starts_with("table4.delta_briscola_abstract")
+                || e.key == "pairwise.all_reject_below";
             ScoreRow {
                 key: e.key.clone(),
                 section: section_of(&e.key).to_string(),
@@ -985,6 +1008,8 @@ pub fn score(study: &StudyResults, published: &Published, inputs: &ScoreInputs) 
                 z: j.z,
                 verdict: j.verdict,
                 verdict_label: j.verdict.label().to_string(),
+                paper_inconsistent: j.verdict == Verdict::Differs
+                    && (restated || is_design(&e.key)),
                 explanation: j.explanation,
             }
         })
@@ -1010,7 +1035,7 @@ pub fn score(study: &StudyResults, published: &Published, inputs: &ScoreInputs) 
         counts,
         with_z,
         beyond_two,
-        beyond_two_expected: with_z as f64 * TWO_SIDED_2SE,
+        beyond_two_expected: with_z as f64 * crate::stats::erfc::erfc(std::f64::consts::SQRT_2), // P(|Z| > 2)
     }
 }
 

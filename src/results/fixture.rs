@@ -29,24 +29,20 @@ fn logistic(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Wilson 95% interval.
+/// Wilson 95% interval (NaN for no games).
 fn wilson(k: u64, n: u64) -> (f64, f64, f64) {
-    if n == 0 {
-        return (f64::NAN, f64::NAN, f64::NAN);
-    }
-    let z = 1.959_963_984_540_054_f64;
-    let n_f = n as f64;
-    let p = k as f64 / n_f;
-    let d = 1.0 + z * z / n_f;
-    let c = (p + z * z / (2.0 * n_f)) / d;
-    let h = z / d * (p * (1.0 - p) / n_f + z * z / (4.0 * n_f * n_f)).sqrt();
-    (p, c - h, c + h)
+    crate::stats::wilson(k, n, 0.95)
+        .map_or((f64::NAN, f64::NAN, f64::NAN), |i| (i.rate, i.lo, i.hi))
 }
 
 /// Normal-approximation two-sided p-value of z.
 fn p_of_z(z: f64) -> PValue {
-    let p = statrs::function::erf::erfc(z.abs() / std::f64::consts::SQRT_2);
-    PValue::from_value(p)
+    crate::stats::two_sided_normal_p(z)
+}
+
+/// The two-sided 95% critical value.
+fn z95() -> f64 {
+    crate::stats::z_critical(0.05).unwrap_or(f64::NAN)
 }
 
 fn binom(n: u64, k: u64) -> f64 {
@@ -96,6 +92,8 @@ pub fn study(
                 10
             },
             tie_break,
+            def: None,
+            stream: None,
         })
         .collect();
     let mut table3 = Vec::new();
@@ -402,8 +400,11 @@ fn term(name: &str, label: &str, estimate: f64, se: f64) -> Term {
         z,
         p_value: p_of_z(z),
         odds_ratio: estimate.exp(),
-        lo: (estimate - 1.959_963_984_540_054 * se).exp(),
-        hi: (estimate + 1.959_963_984_540_054 * se).exp(),
+        lo: (estimate - z95() * se).exp(),
+        hi: (estimate + z95() * se).exp(),
+        // A profile interval slightly skewed away from the Wald one, as real profiles are.
+        profile_lo: (estimate - 1.96 * se).exp(),
+        profile_hi: (estimate + 1.9599 * se).exp(),
     }
 }
 

@@ -234,6 +234,11 @@ pub struct Term {
     pub lo: f64,
     /// Upper Wald bound of the odds ratio.
     pub hi: f64,
+    /// Lower profile-likelihood bound of the odds ratio (R's `confint()` on the glm, as the
+    /// paper's Table 4 reports it).
+    pub profile_lo: f64,
+    /// Upper profile-likelihood bound of the odds ratio.
+    pub profile_hi: f64,
 }
 
 /// Table 5: how a policy uses its trumps.

@@ -16,6 +16,8 @@ pub mod logistic;
 pub mod normal_tail;
 pub mod p_value;
 pub mod power;
+pub mod profile;
+pub mod spline;
 pub mod wilson;
 
 pub use binom_test::{binom_test, bonferroni};
@@ -25,6 +27,7 @@ pub use error::StatsError;
 pub use interval::Interval;
 pub use logistic::{
     Coefficient, LogisticFit, LogisticOptions, WarmStart, fit_grouped, fit_logistic,
+    profile_grouped,
 };
 pub use normal_tail::{ln_erfc, normal_cdf, two_sided_normal_p, z_critical};
 pub use p_value::PValue;

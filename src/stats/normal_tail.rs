@@ -47,6 +47,28 @@ pub fn z_critical(alpha_two_sided: f64) -> Result<f64, StatsError> {
     Ok(SQRT_2 * erfc_inv(alpha_two_sided))
 }
 
+/// z of a two-sided normal test whose p-value is 10^`l` (the inverse of
+/// [`two_sided_normal_p`]); 0 for l >= 0. Above 1e-300 it is [`z_critical`]; below, where the
+/// p-value is not a double, Newton's method on ln p = -z^2/2 + ln(sqrt(2/pi)) - ln z (the
+/// leading term of the tail), which is exact to double precision there.
+pub fn z_from_log10_p(l: f64) -> f64 {
+    if l >= 0.0 {
+        return 0.0;
+    }
+    if l > -300.0 {
+        return z_critical(10f64.powf(l)).unwrap_or(0.0);
+    }
+    let ln_p = l * std::f64::consts::LN_10;
+    let c = (2.0 / std::f64::consts::PI).sqrt().ln();
+    let mut z = (-2.0 * ln_p).sqrt();
+    for _ in 0..50 {
+        let f = -z * z / 2.0 + c - z.ln() - ln_p;
+        let d = -z - 1.0 / z;
+        z -= f / d;
+    }
+    z
+}
+
 #[cfg(test)]
 #[allow(clippy::excessive_precision)] // reference values pasted verbatim from the tools
 mod tests {

@@ -41,6 +41,48 @@ impl DealSourceKind {
             _ => None,
         }
     }
+
+    /// The seeds this deal source takes (inclusive): a .NET `int` for dotnet-replay, a
+    /// non-negative `i64` for chacha. The one definition of the seed ranges.
+    pub const fn seed_range(self) -> (i64, i64) {
+        match self {
+            DealSourceKind::DotnetReplay => (i32::MIN as i64, i32::MAX as i64),
+            DealSourceKind::Chacha => (0, i64::MAX),
+        }
+    }
+
+    /// The valid seeds as text, e.g. `-2147483648..=2147483647`.
+    pub fn seed_range_text(self) -> String {
+        let (lo, hi) = self.seed_range();
+        format!("{lo}..={hi}")
+    }
+
+    /// Whether `seed` is in [`DealSourceKind::seed_range`].
+    pub const fn takes_seed(self, seed: i64) -> bool {
+        let (lo, hi) = self.seed_range();
+        seed >= lo && seed <= hi
+    }
+
+    /// Why `seed` is out of range (`is not a .NET int` / `is negative`), or `None` if it is valid.
+    pub fn seed_problem(self, seed: i64) -> Option<&'static str> {
+        match self {
+            _ if self.takes_seed(seed) => None,
+            DealSourceKind::DotnetReplay => Some("is not a .NET int"),
+            DealSourceKind::Chacha => Some("is negative"),
+        }
+    }
+
+    /// The 0-based index, in the whole tournament, of the first game of the matchup at position
+    /// `matchup_index` (row-major) when every matchup plays `games_per_matchup` games. With
+    /// dotnet-replay one stream runs through all matchups in order, so this is where the
+    /// matchup's deals start; chacha streams are per matchup, so it is always 0. The one
+    /// definition of the `first_game` rule.
+    pub const fn first_game(self, matchup_index: usize, games_per_matchup: u64) -> u64 {
+        match self {
+            DealSourceKind::DotnetReplay => matchup_index as u64 * games_per_matchup,
+            DealSourceKind::Chacha => 0,
+        }
+    }
 }
 
 /// Draws per game in the .NET stream (one Fisher-Yates shuffle of 40 cards).

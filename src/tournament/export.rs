@@ -1,11 +1,20 @@
 //! Exports of a tournament's tables: the trick log in the released simulator's exact CSV format
-//! (or Parquet), and the game table (CSV or Parquet), streamed shard by shard.
+//! (or Parquet), and the game table (CSV or Parquet), streamed shard by shard, to a file or to
+//! stdout.
 //!
-//! Invariant: exports stream in bounded memory (one slice of one shard at a time) and are
-//! written to a temporary file renamed into place only when complete.
+//! One schema per table ([`EXPORT_GAME_COLUMNS`], [`EXPORT_TRICK_COLUMNS`], documented in the
+//! README): the game table's CSV and Parquet have the same columns in the same order with the
+//! same values; the trick Parquet has the released CSV's columns in its order (as codes, plus
+//! `leader`), since the trick CSV is the released byte format.
+//!
+//! Invariant: exports stream in bounded memory (one slice of one shard at a time); a file export
+//! is written to an exclusively created, unpredictably named temporary file in the destination
+//! directory and renamed over the destination only when complete (removed on any failure), and
+//! never replaces anything but a regular file.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
@@ -13,7 +22,7 @@ use polars::prelude::*;
 use super::shard::{GAMES_FILE, TRICKS_FILE};
 use super::shard_tables::winner_text;
 use crate::game::{Card, Suit};
-use crate::policy::{PolicyKind, PolicySpec};
+use crate::policy::PolicySpec;
 
 /// Rows read per slice.
 const SLICE_ROWS: u32 = 1 << 20;
@@ -61,17 +70,32 @@ pub enum ExportError {
         /// why
         message: String,
     },
+    /// The destination is not a regular file: it is never replaced nor written through.
+    #[error(
+        "will not write {path}: it is a {kind}; name a regular file or a new path, or give `--out -` to stream to standard output"
+    )]
+    Refused {
+        /// the destination
+        path: PathBuf,
+        /// what it is
+        kind: &'static str,
+    },
+    /// Standard output was closed by its reader (e.g. `| head`).
+    #[error("standard output was closed before the export finished")]
+    BrokenPipe,
 }
 
 /// The strategy name the released CSV prints: `Greedy`/`Hoarder`/`Counter` for the paper's
-/// policies under their own names, else the user's name.
+/// policies under their own names (the released format spells them so, and its R scripts
+/// match on them), else the user's name as written. Every other export writes the user's name.
 pub fn strategy_name(p: &PolicySpec) -> String {
-    let default = match p.kind {
-        PolicyKind::Greedy => "greedy",
-        PolicyKind::Hoarder => "hoarder",
-        PolicyKind::Counter => "counter",
-    };
-    if p.name == default {
+    let builtin = matches!(
+        p.kind,
+        crate::policy::PolicyKind::Greedy
+            | crate::policy::PolicyKind::Hoarder
+            | crate::policy::PolicyKind::Counter
+    );
+    if builtin && p.name == p.kind.as_str() {
         p.kind.dotnet_name().to_string()
     } else {
         p.name.clone()
@@ -117,139 +141,282 @@ fn u8s(df: &DataFrame, name: &str, path: &Path) -> Result<Vec<u8>, ExportError> 
     Ok(c.u8().map_err(r)?.iter().map(|v| v.unwrap_or(0)).collect())
 }
 
-struct Output {
-    path: PathBuf,
-    tmp: PathBuf,
+/// Columns of the exported game table, in order (CSV and Parquet alike).
+/// The shard's `trumps_played_g1/g2` are left out: they equal `briscole_g1/g2` by construction
+/// (every card held is played) and nothing reads them.
+pub const EXPORT_GAME_COLUMNS: [&str; 11] = [
+    "game_id",
+    "match_id",
+    "g1_policy",
+    "g2_policy",
+    "trump_suit",
+    "face_up",
+    "winner",
+    "points_g1",
+    "points_g2",
+    "briscole_g1",
+    "briscole_g2",
+];
+
+/// Columns of the exported trick table (Parquet), in order: the released CSV's columns, in its
+/// order, as codes, then `leader`.
+pub const EXPORT_TRICK_COLUMNS: [&str; 16] = [
+    "game_id",
+    "match_id",
+    "g1_policy",
+    "g2_policy",
+    "trick",
+    "trump_suit",
+    "card_g1",
+    "card_g2",
+    "trick_winner",
+    "trick_points",
+    "briscole_g1",
+    "briscole_g2",
+    "game_winner",
+    "points_g1",
+    "points_g2",
+    "leader",
+];
+
+/// Which table to export.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportTable {
+    /// One row per game.
+    Games,
+    /// One row per trick (20 per game).
+    Tricks,
 }
 
-impl Output {
-    fn new(path: &Path) -> Output {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
-        Output {
-            path: path.to_path_buf(),
-            tmp: path.with_file_name(format!(".{name}.tmp")),
+/// Where an export goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExportDest {
+    /// A regular file (created, or replaced atomically if it is a regular file).
+    File(PathBuf),
+    /// Standard output, streamed.
+    Stdout,
+}
+
+impl std::fmt::Display for ExportDest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExportDest::File(p) => write!(f, "{}", p.display()),
+            ExportDest::Stdout => f.write_str("standard output"),
         }
     }
-    fn err(&self, e: impl std::fmt::Display) -> ExportError {
-        ExportError::Write {
-            path: self.path.clone(),
+}
+
+/// One export: a table of some shards in a format, with the key-value metadata a Parquet file
+/// carries (study, seed, deal source, code version, config hash...).
+#[derive(Clone, Debug)]
+pub struct Export<'a> {
+    /// Which table.
+    pub table: ExportTable,
+    /// Which format.
+    pub format: ExportFormat,
+    /// The shards, in MatchId order.
+    pub shards: &'a [ExportShard],
+    /// Parquet file key-value metadata (ignored by CSV).
+    pub metadata: Vec<(String, String)>,
+}
+
+/// Check that `out` may be written: absent or a regular file. A symlink, FIFO, device, socket or
+/// directory is refused (never replaced, never written through).
+pub fn check_destination(out: &Path) -> Result<(), ExportError> {
+    match std::fs::symlink_metadata(out) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(ExportError::Write {
+            path: out.to_path_buf(),
             message: e.to_string(),
-        }
-    }
-    fn create(&self) -> Result<File, ExportError> {
-        File::create(&self.tmp).map_err(|e| self.err(e))
-    }
-    /// Rename the finished temporary into place, or remove it if the export failed: a failed
-    /// export leaves nothing behind.
-    fn finish(&self, result: Result<u64, ExportError>) -> Result<u64, ExportError> {
-        let result = result.and_then(|rows| {
-            std::fs::rename(&self.tmp, &self.path).map_err(|e| self.err(e))?;
-            Ok(rows)
-        });
-        if result.is_err() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-        result
+        }),
+        Ok(m) if m.file_type().is_file() => Ok(()),
+        Ok(m) => Err(ExportError::Refused {
+            path: out.to_path_buf(),
+            kind: super::tournament_run::file_kind(&m.file_type()),
+        }),
     }
 }
 
-/// Export the trick log of `shards` to `out`.
-pub fn export_tricks(
-    shards: &[ExportShard],
-    format: ExportFormat,
-    out: &Path,
-) -> Result<u64, ExportError> {
-    let o = Output::new(out);
-    o.finish(export_tricks_to(shards, format, &o))
+/// Run an export; returns the number of data rows written.
+pub fn export(e: &Export<'_>, dest: &ExportDest) -> Result<u64, ExportError> {
+    match dest {
+        ExportDest::Stdout => {
+            let out = PipeWatch {
+                inner: std::io::stdout().lock(),
+                broken: false,
+            };
+            let mut w = BufWriter::with_capacity(1 << 20, out);
+            let err = |m: String| ExportError::Write {
+                path: PathBuf::from("-"),
+                message: m,
+            };
+            let result = write_export(e, &mut w, &|m| err(m))
+                .and_then(|rows| w.flush().map(|()| rows).map_err(|x| broken_or(x, err)));
+            match result {
+                Err(_) if w.get_ref().broken => Err(ExportError::BrokenPipe),
+                r => r,
+            }
+        }
+        ExportDest::File(path) => export_to_file(e, path),
+    }
 }
 
-fn export_tricks_to(
-    shards: &[ExportShard],
-    format: ExportFormat,
-    o: &Output,
-) -> Result<u64, ExportError> {
-    let rows = match format {
-        ExportFormat::Csv => {
-            let f = o.create()?;
-            let mut w = BufWriter::with_capacity(1 << 22, f);
-            let rows = write_trick_csv(shards, &mut w, o)?;
-            w.flush().map_err(|e| o.err(e))?;
-            w.into_inner()
-                .map_err(|e| o.err(e))?
-                .sync_all()
-                .map_err(|e| o.err(e))?;
-            rows
+/// A writer that remembers whether its reader went away (a closed pipe), whatever error type a
+/// layer above (the Parquet writer) wraps it in.
+struct PipeWatch<W> {
+    inner: W,
+    broken: bool,
+}
+
+impl<W: Write> Write for PipeWatch<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let r = self.inner.write(buf);
+        self.note(r)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        let r = self.inner.flush();
+        self.note(r)
+    }
+}
+
+impl<W> PipeWatch<W> {
+    fn note<T>(&mut self, r: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(e) = &r
+            && e.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            self.broken = true;
         }
-        ExportFormat::Parquet => concat_parquet(shards, TRICKS_FILE, o)?,
+        r
+    }
+}
+
+/// A write error, or [`ExportError::BrokenPipe`] if the reader went away.
+fn broken_or(e: std::io::Error, f: impl Fn(String) -> ExportError) -> ExportError {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        ExportError::BrokenPipe
+    } else {
+        f(e.to_string())
+    }
+}
+
+fn export_to_file(e: &Export<'_>, path: &Path) -> Result<u64, ExportError> {
+    check_destination(path)?;
+    let err = |m: String| ExportError::Write {
+        path: path.to_path_buf(),
+        message: m,
     };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // O_CREAT | O_EXCL with a random name: a planted file or symlink is never opened.
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .permissions(std::fs::Permissions::from_mode(0o644))
+        .tempfile_in(dir)
+        .map_err(|x| err(x.to_string()))?;
+    let mut w = BufWriter::with_capacity(1 << 22, tmp);
+    let rows = write_export(e, &mut w, &err)?;
+    let tmp = w.into_inner().map_err(|x| err(x.to_string()))?;
+    tmp.as_file().sync_all().map_err(|x| err(x.to_string()))?;
+    // Re-check just before the rename: something other than a regular file may have appeared.
+    check_destination(path)?;
+    tmp.persist(path).map_err(|x| err(x.error.to_string()))?; // drops (removes) the temp on failure
+    let _ = File::open(dir).and_then(|d| d.sync_all());
     Ok(rows)
 }
 
-/// Export the game table of `shards` to `out`.
-pub fn export_games(
-    shards: &[ExportShard],
-    format: ExportFormat,
-    out: &Path,
+fn write_export<W: Write>(
+    e: &Export<'_>,
+    w: &mut W,
+    err: &dyn Fn(String) -> ExportError,
 ) -> Result<u64, ExportError> {
-    let o = Output::new(out);
-    o.finish(export_games_to(shards, format, &o))
-}
-
-fn export_games_to(
-    shards: &[ExportShard],
-    format: ExportFormat,
-    o: &Output,
-) -> Result<u64, ExportError> {
-    let rows = match format {
-        ExportFormat::Csv => {
-            let f = o.create()?;
-            let mut w = BufWriter::with_capacity(1 << 22, f);
+    match (e.table, e.format) {
+        (ExportTable::Tricks, ExportFormat::Csv) => write_trick_csv(e.shards, w, err),
+        (table, ExportFormat::Csv) => {
             let mut rows = 0u64;
             let mut first = true;
-            for s in shards {
-                let path = s.dir.join(GAMES_FILE);
-                let (lf, n) = slices(&path)?;
-                let mut df = lf
-                    .with_column(lit(s.match_id).alias("match_id"))
-                    .collect()
-                    .map_err(|source| ExportError::Read {
-                        path: path.clone(),
-                        source,
-                    })?;
-                let mut cols: Vec<String> = df
-                    .get_column_names()
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect();
-                cols.retain(|c| c != "match_id");
-                cols.insert(1, "match_id".into());
-                df = df.select(cols).map_err(|source| ExportError::Read {
-                    path: path.clone(),
-                    source,
-                })?;
-                CsvWriter::new(&mut w)
+            for_each_slice(e.shards, table, &mut |mut df| {
+                CsvWriter::new(&mut *w)
                     .include_header(first)
                     .finish(&mut df)
-                    .map_err(|e| o.err(e))?;
+                    .map_err(|x| polars_write(x, err))?;
                 first = false;
-                rows += n as u64;
+                rows += df.height() as u64;
+                Ok(())
+            })?;
+            if first {
+                // No rows at all: still write the header.
+                writeln!(w, "{}", columns(table).join(",")).map_err(|x| broken_or(x, err))?;
             }
-            w.flush().map_err(|e| o.err(e))?;
-            rows
+            Ok(rows)
         }
-        ExportFormat::Parquet => concat_parquet(shards, GAMES_FILE, o)?,
-    };
-    Ok(rows)
+        (table, ExportFormat::Parquet) => {
+            let meta = KeyValueMetadata::from_static(e.metadata.clone());
+            let mut writer: Option<polars::io::parquet::write::BatchedWriter<&mut W>> = None;
+            let mut sink = Some(&mut *w);
+            let mut rows = 0u64;
+            for_each_slice(e.shards, table, &mut |mut df| {
+                // The batched writer writes one record batch per chunk and needs every column
+                // chunked alike; a scanned slice with a literal column added is not.
+                df.align_chunks_par();
+                if writer.is_none() {
+                    let Some(out) = sink.take() else {
+                        return Err(err("the Parquet writer was lost".into()));
+                    };
+                    let bw = ParquetWriter::new(out)
+                        .with_compression(ParquetCompression::Zstd(None))
+                        .with_key_value_metadata(Some(meta.clone()))
+                        .batched(df.schema())
+                        .map_err(|x| polars_write(x, err))?;
+                    writer = Some(bw);
+                }
+                if let Some(bw) = writer.as_mut() {
+                    bw.write_batch(&df).map_err(|x| polars_write(x, err))?;
+                }
+                rows += df.height() as u64;
+                Ok(())
+            })?;
+            if let Some(bw) = writer {
+                bw.finish().map_err(|x| polars_write(x, err))?;
+            }
+            Ok(rows)
+        }
+    }
 }
 
-fn concat_parquet(shards: &[ExportShard], file: &str, o: &Output) -> Result<u64, ExportError> {
-    let f = o.create()?;
-    let mut writer: Option<polars::io::parquet::write::BatchedWriter<File>> = None;
-    let mut file_opt = Some(f);
-    let mut rows = 0u64;
+/// A polars write error; a closed pipe underneath becomes [`ExportError::BrokenPipe`].
+fn polars_write(e: PolarsError, err: &dyn Fn(String) -> ExportError) -> ExportError {
+    if let PolarsError::IO { error, .. } = &e
+        && error.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        return ExportError::BrokenPipe;
+    }
+    err(e.to_string())
+}
+
+fn columns(table: ExportTable) -> &'static [&'static str] {
+    match table {
+        ExportTable::Games => &EXPORT_GAME_COLUMNS,
+        ExportTable::Tricks => &EXPORT_TRICK_COLUMNS,
+    }
+}
+
+/// Call `f` with each slice of every shard's `table`, in the export schema.
+fn for_each_slice(
+    shards: &[ExportShard],
+    table: ExportTable,
+    f: &mut dyn FnMut(DataFrame) -> Result<(), ExportError>,
+) -> Result<(), ExportError> {
+    let file = match table {
+        ExportTable::Games => GAMES_FILE,
+        ExportTable::Tricks => TRICKS_FILE,
+    };
     for s in shards {
         let path = s.dir.join(file);
         let (lf, n) = slices(&path)?;
@@ -258,41 +425,61 @@ fn concat_parquet(shards: &[ExportShard], file: &str, o: &Output) -> Result<u64,
             let df = lf
                 .clone()
                 .slice(off as i64, SLICE_ROWS)
-                .with_column(lit(s.match_id).alias("match_id"))
                 .collect()
+                .and_then(|df| export_frame(&df, s, table, off as u64))
                 .map_err(|source| ExportError::Read {
                     path: path.clone(),
                     source,
                 })?;
-            if writer.is_none() {
-                let w = ParquetWriter::new(file_opt.take().expect("file"))
-                    .with_compression(ParquetCompression::Zstd(None))
-                    .batched(df.schema())
-                    .map_err(|e| o.err(e))?;
-                writer = Some(w);
-            }
-            writer
-                .as_mut()
-                .expect("writer")
-                .write_batch(&df)
-                .map_err(|e| o.err(e))?;
-            rows += df.height() as u64;
-            off += SLICE_ROWS;
+            f(df)?;
+            off = off.saturating_add(SLICE_ROWS);
         }
     }
-    if let Some(w) = writer {
-        w.finish().map_err(|e| o.err(e))?;
+    Ok(())
+}
+
+/// A slice of a shard table (its rows from `offset`) in the export schema: global game ids
+/// (the released PartitaId), the MatchId, both policies' names as the user wrote them, and
+/// every code column as UInt8.
+fn export_frame(
+    df: &DataFrame,
+    s: &ExportShard,
+    table: ExportTable,
+    offset: u64,
+) -> PolarsResult<DataFrame> {
+    let n = df.height();
+    let rows_per_game = match table {
+        ExportTable::Games => 1,
+        ExportTable::Tricks => 20,
+    };
+    let base = (s.match_id as u64).saturating_sub(1) * s.games_per_matchup;
+    let ids: Vec<u32> = (0..n as u64)
+        .map(|i| (base + (offset + i) / rows_per_game + 1) as u32)
+        .collect();
+    let mut cols = vec![
+        Column::new("game_id".into(), ids),
+        Column::new("match_id".into(), vec![s.match_id; n]),
+        Column::new("g1_policy".into(), vec![s.g1.name.as_str(); n]),
+        Column::new("g2_policy".into(), vec![s.g2.name.as_str(); n]),
+    ];
+    for name in &columns(table)[4..] {
+        let c = df.column(name)?;
+        cols.push(if *name == "winner" {
+            c.cast(&DataType::String)?
+        } else {
+            c.cast(&DataType::UInt8)?
+        });
     }
-    Ok(rows)
+    DataFrame::new(n, cols)
 }
 
 fn write_trick_csv(
     shards: &[ExportShard],
     w: &mut impl Write,
-    o: &Output,
+    err: &dyn Fn(String) -> ExportError,
 ) -> Result<u64, ExportError> {
     let cards: Vec<String> = Card::all().map(|c| c.dotnet_repr()).collect();
-    let we = |e: std::io::Error| o.err(e);
+    let we = |e: std::io::Error| broken_or(e, err);
     writeln!(w, "{TRICK_CSV_HEADER}").map_err(we)?;
     let mut rows = 0u64;
     let mut line = Vec::with_capacity(256);

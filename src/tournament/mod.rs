@@ -15,12 +15,13 @@ mod shard;
 mod shard_tables;
 mod table_batch;
 mod tournament_run;
+mod tournament_spec;
 
 pub use deal_source::{DRAWS_PER_GAME, DealSourceKind, DealStream, chacha_deck};
 pub use dotnet_random::DotNetRandom;
 pub use export::{
-    ExportError, ExportFormat, ExportShard, TRICK_CSV_HEADER, export_games, export_tricks,
-    strategy_name,
+    EXPORT_GAME_COLUMNS, EXPORT_TRICK_COLUMNS, Export, ExportDest, ExportError, ExportFormat,
+    ExportShard, ExportTable, TRICK_CSV_HEADER, check_destination, export, strategy_name,
 };
 pub use game_batch::{
     BatchStreams, PlayedGame, play_batch, play_batch_generic, play_outcomes, play_outcomes_generic,
@@ -32,6 +33,10 @@ pub use shard::{
 };
 pub use shard_tables::{GAME_COLUMNS, TRICK_COLUMNS, game_frame, trick_frame, winner_text};
 pub use tournament_run::{
-    MANIFEST_FILE, Manifest, ManifestShard, TournamentError, read_manifest, run_tournament,
-    shard_specs,
+    MANIFEST_FILE, Manifest, ManifestShard, OutState, TournamentError, file_kind, out_state,
+    read_manifest, run_tournament,
+};
+pub use tournament_spec::{
+    GamesProblem, MAX_GAMES, SpecError, TournamentSpec, check_policies, per_matchup_problem,
+    total_games_problem,
 };

@@ -54,7 +54,7 @@ pub enum ShardError {
         /// the deal source
         source_kind: &'static str,
         /// what would be valid
-        valid: &'static str,
+        valid: String,
     },
     /// Rules the shard tables cannot hold, or a policy with no meaning under them.
     #[error("rules of shard {g1}-vs-{g2}: {message}")]
@@ -105,23 +105,47 @@ pub struct ShardSummary {
 }
 
 impl ShardSpec {
+    /// The spec of matchup `m` of a tournament in which every matchup plays `games` games under
+    /// `rules`.
+    pub fn for_matchup(
+        deal_source: DealSourceKind,
+        seed: i64,
+        rules: RulesSpec,
+        games: u64,
+        m: &super::Matchup,
+    ) -> ShardSpec {
+        ShardSpec {
+            deal_source,
+            seed,
+            rules,
+            games,
+            g1: m.g1.clone(),
+            g2: m.g2.clone(),
+            first_game: deal_source.first_game(m.index, games),
+        }
+    }
+
     fn stream(&self) -> Result<DealStream, ShardError> {
+        let bad_seed = || ShardError::Seed {
+            seed: self.seed,
+            source_kind: self.deal_source.as_str(),
+            valid: self.deal_source.seed_range_text(),
+        };
+        if !self.deal_source.takes_seed(self.seed) {
+            return Err(bad_seed());
+        }
         match self.deal_source {
             DealSourceKind::DotnetReplay => {
-                let seed = i32::try_from(self.seed).map_err(|_| ShardError::Seed {
-                    seed: self.seed,
-                    source_kind: "dotnet-replay",
-                    valid: "a .NET int, -2147483648..=2147483647",
-                })?;
+                let seed = i32::try_from(self.seed).map_err(|_| bad_seed())?;
                 Ok(DealStream::dotnet(seed, self.first_game))
             }
             DealSourceKind::Chacha => {
-                let seed = u64::try_from(self.seed).map_err(|_| ShardError::Seed {
-                    seed: self.seed,
-                    source_kind: "chacha",
-                    valid: "0..=9223372036854775807",
-                })?;
-                Ok(DealStream::chacha(seed, &self.g1.name, &self.g2.name))
+                let seed = u64::try_from(self.seed).map_err(|_| bad_seed())?;
+                Ok(DealStream::chacha(
+                    seed,
+                    self.g1.stream_name(),
+                    self.g2.stream_name(),
+                ))
             }
         }
     }
@@ -150,8 +174,14 @@ impl ShardSpec {
     /// `progress` is called with the number of games finished after each chunk.
     pub fn run(&self, dir: &Path, progress: &dyn Fn(u64)) -> Result<ShardSummary, ShardError> {
         let mut stream = self.stream()?;
-        let p1 = self.g1.build();
-        let p2 = self.g2.build();
+        let build = |p: &crate::policy::PolicySpec| {
+            p.try_build().map_err(|e| ShardError::Io {
+                path: dir.to_path_buf(),
+                source: std::io::Error::other(e.to_string()),
+            })
+        };
+        let p1 = build(&self.g1)?;
+        let p2 = build(&self.g2)?;
         let (rules, t1, t2) = self.table_policies()?;
         let games_path = dir.join(GAMES_FILE);
         let tricks_path = dir.join(TRICKS_FILE);
@@ -163,7 +193,7 @@ impl ShardSpec {
         // writer in order through a bounded channel, so the files do not depend on timing.
         let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(1);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
-        let keys = seat_keys(self.seed, g1_name, g2_name);
+        let keys = seat_keys(self.seed, self.g1.stream_name(), self.g2.stream_name());
         let written = std::thread::scope(|scope| -> Result<(), ShardError> {
             let writer = scope.spawn(|| -> Result<(), ShardError> {
                 for (first_id, played) in rx {

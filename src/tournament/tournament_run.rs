@@ -1,16 +1,18 @@
 //! An ad-hoc tournament (`briscola simulate`): every ordered matchup of a policy list played into
 //! one directory, one sub-directory per shard, with a manifest naming them in MatchId order.
 //!
-//! Invariant: the manifest is written last, through a temporary file and a rename, so a
-//! directory with a manifest is complete.
+//! Invariant: the tournament is played into a temporary directory beside the output and
+//! published by one rename, so the output directory holds either what it held before or the
+//! complete tournament, never a part (a failed or killed run leaves at most a hidden
+//! `.<name>.*.tmp` directory).
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::deal_source::DealSourceKind;
-use super::matchup::Matchup;
-use super::shard::{ShardError, ShardSpec, ShardSummary};
+use super::shard::{ShardError, ShardSummary};
+use super::tournament_spec::TournamentSpec;
 use crate::policy::PolicySpec;
 
 /// File name of the manifest.
@@ -58,55 +60,122 @@ pub enum TournamentError {
     },
 }
 
-/// Shard specs of a tournament, in MatchId order.
-pub fn shard_specs(
-    policies: &[PolicySpec],
-    deal_source: DealSourceKind,
-    seed: i64,
-    games_per_matchup: u64,
-) -> Vec<(Matchup, ShardSpec)> {
-    Matchup::all(policies)
-        .into_iter()
-        .map(|m| {
-            let spec = ShardSpec {
-                deal_source,
-                seed,
-                rules: Default::default(),
-                games: games_per_matchup,
-                g1: m.g1.clone(),
-                g2: m.g2.clone(),
-                first_game: match deal_source {
-                    DealSourceKind::DotnetReplay => m.index as u64 * games_per_matchup,
-                    DealSourceKind::Chacha => 0,
-                },
-            };
-            (m, spec)
-        })
-        .collect()
+/// What is at a tournament's output path before it is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutState {
+    /// Nothing: the directory will be created.
+    Absent,
+    /// An empty directory.
+    Empty,
+    /// A directory with entries (replaced only with `force`).
+    NonEmpty,
 }
 
-/// Play the tournament into `out`. `progress(done_games)` is called as games finish.
-pub fn run_tournament(
-    policies: &[PolicySpec],
-    deal_source: DealSourceKind,
-    seed: i64,
-    games_per_matchup: u64,
-    out: &Path,
-    progress: &dyn Fn(u64),
-) -> Result<Manifest, TournamentError> {
-    let io = |path: &Path, e: std::io::Error| TournamentError::Io {
+/// Check that `out` is absent or a directory (not a symlink, file or device), and say which.
+pub fn out_state(out: &Path) -> Result<OutState, TournamentError> {
+    match std::fs::symlink_metadata(out) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(OutState::Absent),
+        Err(e) => Err(io_err(out, e)),
+        Ok(m) if m.file_type().is_dir() => {
+            let mut rd = std::fs::read_dir(out).map_err(|e| io_err(out, e))?;
+            Ok(if rd.next().is_some() {
+                OutState::NonEmpty
+            } else {
+                OutState::Empty
+            })
+        }
+        Ok(m) => Err(TournamentError::Io {
+            path: out.to_path_buf(),
+            message: format!(
+                "is a {}, not a directory; name a new or existing directory",
+                file_kind(&m.file_type())
+            ),
+        }),
+    }
+}
+
+/// A file type in words.
+pub fn file_kind(t: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_symlink() {
+        "symbolic link"
+    } else if t.is_file() {
+        "regular file"
+    } else if t.is_fifo() {
+        "FIFO"
+    } else if t.is_char_device() {
+        "character device"
+    } else if t.is_block_device() {
+        "block device"
+    } else if t.is_socket() {
+        "socket"
+    } else {
+        "directory"
+    }
+}
+
+fn io_err(path: &Path, e: std::io::Error) -> TournamentError {
+    TournamentError::Io {
         path: path.to_path_buf(),
         message: e.to_string(),
+    }
+}
+
+/// Play the tournament `spec` into the directory `out`. `progress(done_games)` is called as
+/// games finish.
+///
+/// Everything is written into a fresh, unpredictably named temporary directory beside `out`
+/// (`.<name>.XXXXXX.tmp`, removed on any failure) and synced; only then is it published as `out`
+/// in one rename (an atomic exchange when `out` already holds a tournament, `force`), so `out`
+/// holds either its old contents or the complete new tournament at every moment. A non-empty
+/// `out` is refused unless `force`.
+pub fn run_tournament(
+    spec: &TournamentSpec,
+    out: &Path,
+    force: bool,
+    progress: &dyn Fn(u64),
+) -> Result<Manifest, TournamentError> {
+    let state = out_state(out)?;
+    if state == OutState::NonEmpty && !force {
+        return Err(TournamentError::Io {
+            path: out.to_path_buf(),
+            message: "is not empty; name a new or empty directory, or give --force to replace it"
+                .into(),
+        });
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+    std::fs::create_dir_all(&parent).map_err(|e| io_err(&parent, e))?;
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "tournament".into());
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempdir_in(&parent)
+        .map_err(|e| io_err(&parent, e))?;
+    let manifest = play_into(spec, tmp.path(), progress)?;
+    sync_tree(tmp.path())?;
+    publish_dir(tmp, out, state)?;
+    Ok(manifest)
+}
+
+fn play_into(
+    spec: &TournamentSpec,
+    dir: &Path,
+    progress: &dyn Fn(u64),
+) -> Result<Manifest, TournamentError> {
     let mut shards = Vec::new();
     let mut base = 0u64;
-    for (m, spec) in shard_specs(policies, deal_source, seed, games_per_matchup) {
-        let dir = out.join(m.slug());
-        std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    for (m, shard) in spec.shard_specs() {
+        let sub = dir.join(m.slug());
+        std::fs::create_dir_all(&sub).map_err(|e| io_err(&sub, e))?;
         let b = base;
-        let summary = spec.run(&dir, &|done| progress(b + done))?;
-        base += games_per_matchup;
+        let summary = shard.run(&sub, &|done| progress(b + done))?;
+        base += spec.games_per_matchup();
         shards.push(ManifestShard {
             match_id: m.match_id,
             dir: m.slug(),
@@ -114,19 +183,69 @@ pub fn run_tournament(
         });
     }
     let manifest = Manifest {
-        deal_source,
-        seed,
-        games_per_matchup,
-        policies: policies.to_vec(),
+        deal_source: spec.deal_source(),
+        seed: spec.seed(),
+        games_per_matchup: spec.games_per_matchup(),
+        policies: spec.policies().to_vec(),
         shards,
     };
-    let path = out.join(MANIFEST_FILE);
-    let tmp = out.join(format!(".{MANIFEST_FILE}.tmp"));
-    let mut text = serde_json::to_string_pretty(&manifest).expect("manifest serialises");
+    let path = dir.join(MANIFEST_FILE);
+    let mut text = serde_json::to_string_pretty(&manifest).map_err(|e| TournamentError::Io {
+        path: path.clone(),
+        message: e.to_string(),
+    })?;
     text.push('\n');
-    std::fs::write(&tmp, text).map_err(|e| io(&tmp, e))?;
-    std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
+    std::fs::write(&path, text).map_err(|e| io_err(&path, e))?;
     Ok(manifest)
+}
+
+/// fsync every file and directory under `dir` (the directory itself last).
+fn sync_tree(dir: &Path) -> Result<(), TournamentError> {
+    for e in std::fs::read_dir(dir).map_err(|e| io_err(dir, e))? {
+        let p = e.map_err(|e| io_err(dir, e))?.path();
+        if p.is_dir() {
+            sync_tree(&p)?;
+        } else {
+            std::fs::File::open(&p)
+                .and_then(|f| f.sync_all())
+                .map_err(|e| io_err(&p, e))?;
+        }
+    }
+    std::fs::File::open(dir)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| io_err(dir, e))
+}
+
+/// Move the finished `tmp` to `out` in one step. An absent or empty `out` is replaced by a plain
+/// rename; a non-empty one is exchanged with `tmp` atomically (Linux `renameat2(EXCHANGE)`) and
+/// the old contents, now at the temporary name, are removed when `tmp` drops.
+fn publish_dir(tmp: tempfile::TempDir, out: &Path, state: OutState) -> Result<(), TournamentError> {
+    let parent = tmp.path().parent().map(Path::to_path_buf);
+    match state {
+        OutState::Absent | OutState::Empty => {
+            let kept = tmp.keep();
+            if let Err(e) = std::fs::rename(&kept, out) {
+                let _ = std::fs::remove_dir_all(&kept);
+                return Err(io_err(out, e));
+            }
+        }
+        OutState::NonEmpty => {
+            use rustix::fs::{CWD, RenameFlags, renameat_with};
+            renameat_with(CWD, tmp.path(), CWD, out, RenameFlags::EXCHANGE).map_err(|e| {
+                TournamentError::Io {
+                    path: out.to_path_buf(),
+                    message: format!(
+                        "cannot replace the directory atomically ({e}); remove it or name another"
+                    ),
+                }
+            })?;
+            drop(tmp); // now the old tournament
+        }
+    }
+    if let Some(p) = parent {
+        let _ = std::fs::File::open(p).and_then(|f| f.sync_all());
+    }
+    Ok(())
 }
 
 /// Read the manifest of a tournament directory.

@@ -13,6 +13,7 @@ use std::process::{Command, Output, Stdio};
 /// matchup is its own shard (9 simulate + 9 aggregate + test + regress + plot + render jobs).
 pub const BASE_CONFIG: &str = r#"[study]
 title = "integration test study"
+name = "paper"
 published = "templates/published.toml"
 
 [simulate]

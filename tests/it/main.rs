@@ -7,12 +7,17 @@
 
 mod common;
 
+mod cli_safety;
 mod cli_simulate;
 mod cli_snapshots;
 mod config_errors;
+mod crash_consistency;
 mod export_csv;
+mod hostile_inputs;
 mod paper_study;
 mod pipeline_cache;
+mod play_replay;
+mod policy_lang;
 mod replay_paper;
 mod report_browser;
 mod slurm;

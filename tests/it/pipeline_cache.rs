@@ -107,7 +107,11 @@ fn changing_one_policy_reruns_its_matchups_only_and_revert_is_all_cached() {
         "{st}"
     );
     let r = reasons(&st);
-    assert_eq!(r["simulate/paper/greedy-vs-hoarder"], "config changed");
+    // status names what changed, old -> new (issue 11)
+    assert_eq!(
+        r["simulate/paper/greedy-vs-hoarder"],
+        "config changed: policies.hoarder.threshold 10 -> 8"
+    );
     assert!(
         r["aggregate/paper/greedy-vs-hoarder"].contains("would re-run if upstream changes its bytes (upstream simulate/paper/greedy-vs-hoarder re-runs)"),
         "{st}"
@@ -125,7 +129,10 @@ fn changing_one_policy_reruns_its_matchups_only_and_revert_is_all_cached() {
     assert_eq!(ran_sim, hoarder, "{out}");
     let r = reasons(&out);
     for id in &hoarder {
-        assert_eq!(r[id], "config changed", "{out}");
+        assert_eq!(
+            r[id], "config changed: policies.hoarder.threshold 10 -> 8",
+            "{out}"
+        );
     }
     for id in ids("simulate", &POLICIES).difference(&hoarder) {
         assert_eq!(r[id], "unchanged", "{out}");
@@ -142,7 +149,7 @@ fn changing_one_policy_reruns_its_matchups_only_and_revert_is_all_cached() {
     assert!(with_outcome(&out, "ran").is_empty(), "{out}");
     assert!(
         reasons(&out)["simulate/paper/greedy-vs-hoarder"]
-            .starts_with("config changed; restored from an earlier run with the same key"),
+            .starts_with("config changed: policies.hoarder.threshold 8 -> 10; restored from an earlier run with the same key"),
         "{out}"
     );
     assert_eq!(lock_text(dir.path()), lock0);
@@ -210,7 +217,10 @@ fn template_change_reruns_only_render() {
     let out = stdout(&out);
     assert_eq!(with_outcome(&out, "ran"), set(&["render"]), "{out}");
     // The templates' bytes are part of render's params.
-    assert_eq!(reasons(&out)["render"], "config changed");
+    assert_eq!(
+        reasons(&out)["render"],
+        "config changed: template report.md.j2"
+    );
     let after = fs::read_to_string(dir.path().join("outputs/report.md")).unwrap();
     assert_ne!(before, after);
     assert!(after.contains("A line added to the template."));
@@ -230,7 +240,10 @@ fn render_section_change_reruns_only_render_and_removes_its_stale_output() {
     assert_exit(&out, 0);
     let out = stdout(&out);
     assert_eq!(with_outcome(&out, "ran"), set(&["render"]), "{out}");
-    assert_eq!(reasons(&out)["render"], "config changed");
+    assert_eq!(
+        reasons(&out)["render"],
+        "config changed: config.text changed, formats [\"html\",\"md\"] -> [\"md\"]"
+    );
     assert!(
         !dir.path().join("outputs/report.html").exists(),
         "stale report.html left behind"
@@ -252,12 +265,12 @@ fn plot_section_change_reruns_plot_and_render() {
     let out = stdout(&out);
     assert_eq!(with_outcome(&out, "ran"), set(&["plot", "render"]), "{out}");
     let r = reasons(&out);
-    assert_eq!(r["plot"], "config changed");
+    assert_eq!(r["plot"], "config changed: min_games_per_bin 5 -> 7");
     // render also reads the threshold (the report states it) and the config text, and its key
     // covers every ancestor's key (the provenance appendix prints them).
     assert_eq!(
         r["render"],
-        "config changed; input changed: key of plot, plot"
+        "config changed: config.text changed, min_games_per_bin 5 -> 7; input changed: key of plot, plot"
     );
 }
 
@@ -543,7 +556,7 @@ fn dry_run_and_status_json_write_nothing() {
     let jobs = v["jobs"].as_array().unwrap();
     let test = jobs.iter().find(|j| j["id"] == "test/paper").unwrap();
     assert_eq!(test["outcome"], "would-run");
-    assert_eq!(test["reasons"][0], "config changed");
+    assert_eq!(test["reasons"][0], "config changed: confidence 0.95 -> 0.9");
     assert_eq!(v["would_run"].as_u64(), Some(3)); // test, then plot and render downstream
 }
 
@@ -559,8 +572,25 @@ fn gc_drops_only_what_nothing_refers_to() {
     let gc = briscola(&["gc"], dir.path());
     assert_exit(&gc, 0);
     let out = stdout(&gc);
-    assert!(out.contains("removed object"), "{out}");
+    // A one-line summary by default; the list is behind --verbose.
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(!out.contains("removed object"), "{out}");
     assert!(!out.contains("removed 0 object(s)"), "{out}");
+    assert!(out.contains("--verbose"), "{out}");
+    // Another change, then gc --verbose lists what it removes.
+    write_config(
+        dir.path(),
+        &BASE_CONFIG.replacen("threshold = 10", "threshold = 6", 1),
+    );
+    assert_exit(&run(dir.path()), 0);
+    write_config(
+        dir.path(),
+        &BASE_CONFIG.replacen("threshold = 10", "threshold = 8", 1),
+    );
+    assert_exit(&run(dir.path()), 0);
+    let gc = briscola(&["gc", "--verbose"], dir.path());
+    assert_exit(&gc, 0);
+    assert!(stdout(&gc).contains("removed object"), "{}", stdout(&gc));
     // The current study is intact and fully cached.
     assert_exit(&briscola(&["verify"], dir.path()), 0);
     let again = run(dir.path());

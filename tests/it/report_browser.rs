@@ -98,8 +98,11 @@ fn report_renders_in_headless_chromium() {
     assert!(dom.contains("<main>"), "the DOM was not dumped");
 
     let mut ids = vec![
-        "scorecard".to_string(),
-        "summary-paper".into(),
+        "verdicts".to_string(),
+        "verdict-paper".into(),
+        "verdict-replication".into(),
+        "findings".into(),
+        "beyond".into(),
         "scorecard-paper".into(),
         "design-table".into(),
         "comparison".into(),
@@ -141,11 +144,49 @@ fn report_renders_in_headless_chromium() {
         assert!(body.contains("<text"), "an SVG without text");
     }
     assert_eq!(dom.matches("<figure ").count(), 9);
+    // every figure has alt text: an accessible name on its image, and a caption
+    for block in dom.split("<figure ").skip(1) {
+        let body = block.split("</figure>").next().unwrap();
+        let label = body
+            .split("role=\"img\" aria-label=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap_or("");
+        assert!(label.len() > 20, "a figure without alt text");
+        assert!(body.contains("<figcaption>"), "a figure without a caption");
+    }
+    // the table of contents is generated from the headings: one entry per section heading
+    let toc = dom
+        .split("<nav")
+        .nth(1)
+        .unwrap()
+        .split("</nav>")
+        .next()
+        .unwrap();
+    assert_eq!(
+        toc.matches("<li>").count(),
+        dom.matches("<section id=").count()
+    );
     // every table has a caption
     assert_eq!(
         dom.matches("<table").count(),
         dom.matches("<caption>").count()
     );
+
+    // At 420 px (a phone) no element is wider than the viewport, except inside the scroll
+    // wrappers whose job is to scroll, light and dark alike.
+    for (name, extra) in [
+        ("light", None),
+        ("dark", Some("--blink-settings=preferredColorScheme=0")),
+    ] {
+        // The document's scrollWidth still reads ~485-500 px although no element's box (nor
+        // its content) passes the viewport: not yet explained, so only elements are asserted.
+        let (_sw, bad) = overflow_at_420(dir.path(), &html, name, extra);
+        assert!(
+            bad.is_empty(),
+            "{name}: elements wider than the 420 px viewport: {bad}"
+        );
+    }
 
     // A screenshot, kept where BRISCOLA_SCREENSHOT points (for a person to look at).
     let shot = std::env::var("BRISCOLA_SCREENSHOT")
@@ -201,9 +242,8 @@ fn pipeline_report_renders_in_headless_chromium() {
     assert!(out.status.success(), "chromium failed");
     let dom = String::from_utf8_lossy(&out.stdout);
     for id in [
-        "scorecard",
-        "summary-paper",
-        "scorecard-paper",
+        "verdicts",
+        "verdict-paper",
         "design-table",
         "table3-paper",
         "table4-paper",
@@ -222,6 +262,20 @@ fn pipeline_report_renders_in_headless_chromium() {
             "#{id} missing from the DOM"
         );
     }
+    // A ChaCha study of its own design is not the paper: no scorecard, no findings about the
+    // paper, never called a replay (issue 11).
+    assert!(
+        !dom.contains("id=\"scorecard-"),
+        "a ChaCha study was scored"
+    );
+    assert!(
+        !dom.contains("id=\"findings\""),
+        "findings about the paper for a ChaCha study"
+    );
+    assert!(
+        !dom.to_lowercase().contains("replay"),
+        "a ChaCha study called a replay"
+    );
     // One study: five figures, each an inline SVG with text.
     assert_eq!(dom.matches("<figure ").count(), 5);
     for block in dom.split("<figure ").skip(1) {
@@ -239,4 +293,44 @@ fn pipeline_report_renders_in_headless_chromium() {
             );
         }
     }
+}
+
+/// Load a copy of the report at a 420 px viewport with a measuring script appended (the report
+/// itself forbids scripts by its CSP, so the copy drops that one meta tag) and return the
+/// page's scroll width and the elements (outside `.scroll`) whose right edge passes the
+/// viewport.
+fn overflow_at_420(dir: &Path, html: &str, name: &str, extra: Option<&str>) -> (u32, String) {
+    let csp_start = html
+        .find("<meta http-equiv=\"Content-Security-Policy\"")
+        .unwrap();
+    let csp_end = csp_start + html[csp_start..].find('>').unwrap() + 1;
+    let script = r#"<script>
+const vw = document.documentElement.clientWidth; const bad = [];
+for (const e of document.querySelectorAll('body *')) {
+  if (e.closest('.scroll') && !e.classList.contains('scroll')) continue;
+  const r = e.getBoundingClientRect();
+  if (r.width > 0 && r.right > vw + 1) bad.push(e.tagName + '#' + e.id + '.' + e.className + ':' + Math.round(r.right));
+}
+document.body.setAttribute('data-sw', String(document.documentElement.scrollWidth));
+document.body.setAttribute('data-bad', bad.slice(0, 10).join(' '));
+</script>"#;
+    let probe = format!("{}{}", &html[..csp_start], &html[csp_end..])
+        .replace("</body>", &format!("{script}</body>"));
+    let path = dir.join(format!("probe-{name}.html"));
+    std::fs::write(&path, probe).unwrap();
+    let url = format!("file://{}", path.display());
+    let mut args = vec!["--dump-dom", "--window-size=420,2000", "--hide-scrollbars"];
+    args.extend(extra);
+    let out = chromium(&dir.join(format!("profile-probe-{name}")), &args, &url);
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let attr = |a: &str| {
+        dom.split(&format!("{a}=\""))
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .map(str::to_string)
+    };
+    let sw = attr("data-sw")
+        .and_then(|x| x.parse().ok())
+        .expect("the probe script did not run");
+    (sw, attr("data-bad").unwrap_or_default())
 }

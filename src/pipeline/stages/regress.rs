@@ -33,7 +33,7 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
         deps,
         params: serde_json::to_value(&settings).expect("settings serialise"),
         code: CODE.to_string(),
-        publish: Some(format!("tables/{}", study.name)),
+        publish: Some(crate::pipeline::layout::Layout::tables_publish(&study.name)),
         note: None,
         body: Box::new(move |inputs, out| {
             let shards = super::read_shard_counts(inputs, &order)?;
@@ -50,6 +50,8 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
                         num(r.z),
                         num(r.p_value.log10),
                         num(r.odds_ratio),
+                        num(r.profile_lo),
+                        num(r.profile_hi),
                         num(r.lo),
                         num(r.hi),
                     ]
@@ -64,8 +66,10 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
                     "z",
                     "log10_p",
                     "odds_ratio",
-                    "lo",
-                    "hi",
+                    "profile_lo",
+                    "profile_hi",
+                    "wald_lo",
+                    "wald_hi",
                 ],
                 &rows,
             )

@@ -40,7 +40,7 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
     let formats = cfg.render.formats.clone();
     let title = cfg.study.title.clone();
     let min_bin = cfg.plot.min_games_per_bin;
-    let published_path = cfg.study.published.clone();
+    let published_path = cfg.study.published.clone().unwrap_or_default();
     let config_name = cfg.source_name.clone();
     let config_text = cfg.source_text.clone();
     Job {
@@ -53,8 +53,11 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
         note: None,
         body: Box::new(move |inputs, out| {
             let results = load_results(inputs, &metas, min_bin)?;
-            write_json(&out.join(RESULTS_FILE), &results)?;
-            let published = Published::parse(&published_text, &published_path)?;
+            let published = if published_path.is_empty() {
+                Published::default()
+            } else {
+                Published::parse(&published_text, &published_path)?
+            };
             let prov = Provenance::new(
                 &config_name,
                 &config_text,
@@ -64,6 +67,15 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
                 job_provenance(&inputs.ancestors),
             );
             let ctx = ReportContext::build(&title, &results, &published, min_bin, prov)?;
+            // Every statistic, then the report's verdicts and findings (issue 11).
+            write_json(
+                &out.join(RESULTS_FILE),
+                &ResultsFile {
+                    results: &results,
+                    verdicts: &ctx.verdicts,
+                    findings: &ctx.findings,
+                },
+            )?;
             let figures = crate::plot::figure_files(&results);
             // The templates are rendered from a private copy of the exact bytes hashed into
             // this job's key, never from the live directory.
@@ -85,6 +97,15 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
             Ok(())
         }),
     }
+}
+
+/// `results.json`: the results contract's fields, then each study's verdict and the findings.
+#[derive(serde::Serialize)]
+struct ResultsFile<'a> {
+    #[serde(flatten)]
+    results: &'a crate::results::Results,
+    verdicts: &'a [crate::report::study_verdict::StudyVerdict],
+    findings: &'a [crate::report::findings::Finding],
 }
 
 /// The report's view of the render job's ancestors (the report knows no pipeline type).

@@ -6,6 +6,7 @@
 
 use crate::pipeline::config::Study;
 use crate::pipeline::job::{Job, StageName};
+use crate::pipeline::layout::Layout;
 use crate::tournament::{DealSourceKind, Matchup, ShardSpec};
 
 /// The stage's code fingerprint.
@@ -18,19 +19,13 @@ pub fn job_id(study: &str, m: &Matchup) -> String {
 
 /// The shard spec of matchup `m` of `study`.
 pub fn shard_spec(study: &Study, m: &Matchup) -> ShardSpec {
-    let games = study.games_per_matchup();
-    ShardSpec {
-        deal_source: study.deal_source,
-        seed: study.seed,
-        rules: study.rules,
-        games,
-        g1: m.g1.clone(),
-        g2: m.g2.clone(),
-        first_game: match study.deal_source {
-            DealSourceKind::DotnetReplay => m.index as u64 * games,
-            DealSourceKind::Chacha => 0,
-        },
-    }
+    ShardSpec::for_matchup(
+        study.deal_source,
+        study.seed,
+        study.rules,
+        study.games_per_matchup(),
+        m,
+    )
 }
 
 /// One job per matchup.
@@ -51,7 +46,7 @@ pub fn jobs(study: &Study) -> Vec<Job> {
                 deps: vec![],
                 params: serde_json::to_value(&spec).expect("shard spec serialises"),
                 code: CODE.to_string(),
-                publish: Some(format!("{}/simulate/{}", study.name, m.slug())),
+                publish: Some(Layout::shard_publish(&study.name, &m.slug())),
                 note,
                 body: Box::new(move |_inputs, out| {
                     spec.run(out, &|_| {})?;

@@ -37,7 +37,7 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
         deps,
         params: serde_json::to_value(&settings).expect("settings serialise"),
         code: CODE.to_string(),
-        publish: Some(format!("tables/{}", study.name)),
+        publish: Some(crate::pipeline::layout::Layout::tables_publish(&study.name)),
         note: None,
         body: Box::new(move |inputs, out| {
             let shards = super::read_shard_counts(inputs, &order)?;

@@ -1,0 +1,276 @@
+//! Policies defined as data in `pipeline.toml`: resolving a `[policies.NAME]` section (a
+//! built-in kind, rules, a switch or an epsilon policy) into a fully specified
+//! [`PolicySpec`], and every check that goes with it (rules compile, names resolve, no cycles,
+//! eps in [0, 1]).
+//!
+//! Invariant: a rules policy that compiles to one of the paper's shipped definitions resolves
+//! to that built-in kind (same spec, same cache keys, same shards, the built-in's fast path).
+
+use std::collections::BTreeMap;
+
+use super::config::{MAX_THRESHOLD, PolicySection};
+use crate::policy::builtin_defs::as_builtin;
+use crate::policy::lang::{RuleProgram, parse_condition};
+use crate::policy::{PolicyDef, PolicyKind, PolicySpec, Prob, TieBreak};
+
+/// A policy error: the dotted field, what is wrong and what is valid, and (for an error inside
+/// a rule's or condition's text) the byte offset in that string.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyDefError {
+    /// e.g. `policies.mine.follow[1]`
+    pub field: String,
+    /// What is wrong and what would be valid.
+    pub message: String,
+    /// Byte offset inside the field's string value, when the error is in the text.
+    pub offset: Option<usize>,
+}
+
+fn err(field: String, message: String) -> PolicyDefError {
+    PolicyDefError {
+        field,
+        message,
+        offset: None,
+    }
+}
+
+/// The built-in names a definition may refer to without defining them.
+const BUILTIN_NAMES: [PolicyKind; 3] =
+    [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter];
+
+/// Resolves names in one config's `[policies]`.
+pub struct PolicyResolver<'a> {
+    sections: &'a BTreeMap<String, PolicySection>,
+}
+
+impl<'a> PolicyResolver<'a> {
+    /// A resolver over the config's policy sections.
+    pub fn new(sections: &'a BTreeMap<String, PolicySection>) -> PolicyResolver<'a> {
+        PolicyResolver { sections }
+    }
+
+    /// Check every defined policy (fields for its kind, rules, references, cycles).
+    pub fn check_all(&self) -> Result<(), PolicyDefError> {
+        for name in self.sections.keys() {
+            self.resolve(name, None)?;
+        }
+        Ok(())
+    }
+
+    /// The fully specified policy `name` with an optional tie-break override (applied to every
+    /// policy it is built from).
+    pub fn resolve(&self, name: &str, tie: Option<TieBreak>) -> Result<PolicySpec, PolicyDefError> {
+        self.resolve_in(name, tie, &mut Vec::new(), None)
+    }
+
+    fn resolve_in(
+        &self,
+        name: &str,
+        tie: Option<TieBreak>,
+        stack: &mut Vec<String>,
+        from_field: Option<&str>,
+    ) -> Result<PolicySpec, PolicyDefError> {
+        let Some(p) = self.sections.get(name) else {
+            if let Some(&k) = BUILTIN_NAMES.iter().find(|k| k.as_str() == name) {
+                return Ok(PolicySpec::paper(k, tie.unwrap_or_default()));
+            }
+            let defined: Vec<&str> = self.sections.keys().map(String::as_str).collect();
+            return Err(err(
+                from_field.unwrap_or("policies").to_string(),
+                format!(
+                    "unknown policy `{name}`; use a defined policy ({}) or a built-in (greedy, hoarder, counter)",
+                    defined.join(", ")
+                ),
+            ));
+        };
+        if let Some(pos) = stack.iter().position(|s| s == name) {
+            let mut cycle: Vec<&str> = stack[pos..].iter().map(String::as_str).collect();
+            cycle.push(name);
+            return Err(err(
+                from_field.unwrap_or("policies").to_string(),
+                format!(
+                    "the policies refer to each other in a cycle ({}); a switch or epsilon policy must end in rules or a built-in",
+                    cycle.join(" -> ")
+                ),
+            ));
+        }
+        stack.push(name.to_string());
+        let out = self.resolve_section(name, p, tie, stack);
+        stack.pop();
+        out
+    }
+
+    fn resolve_section(
+        &self,
+        name: &str,
+        p: &PolicySection,
+        tie: Option<TieBreak>,
+        stack: &mut Vec<String>,
+    ) -> Result<PolicySpec, PolicyDefError> {
+        let f = |field: &str| format!("policies.{name}.{field}");
+        check_fields(name, p)?;
+        let tie_break = tie.or(p.tie_break).unwrap_or_default();
+        let mut spec = PolicySpec {
+            name: name.to_string(),
+            kind: p.kind,
+            threshold: 0,
+            tie_break,
+            def: None,
+            stream: p.deals_as.clone(),
+        };
+        if let Some(d) = &p.deals_as {
+            let ok = !d.is_empty()
+                && d.len() <= 40
+                && d.starts_with(|c: char| c.is_ascii_lowercase())
+                && d.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+            if !ok {
+                return Err(err(
+                    f("deals_as"),
+                    format!(
+                        "`{d}` is not a policy name; use 1-40 characters a-z, 0-9, '-' or '_', starting with a letter"
+                    ),
+                ));
+            }
+        }
+        match p.kind {
+            PolicyKind::Greedy => {}
+            PolicyKind::Hoarder | PolicyKind::Counter => {
+                let t = p.threshold.unwrap_or(10);
+                if t > MAX_THRESHOLD {
+                    return Err(err(
+                        f("threshold"),
+                        format!(
+                            "{t} points is out of range; use 0 to {MAX_THRESHOLD} (a led card is worth at most 11 points, so 12 or more means never overtrump)"
+                        ),
+                    ));
+                }
+                spec.threshold = t;
+            }
+            PolicyKind::Rules => {
+                let lead = p.lead.clone().unwrap_or_default();
+                let follow = p.follow.clone().unwrap_or_default();
+                let prog = RuleProgram::compile(&lead, &follow, tie_break).map_err(|e| {
+                    PolicyDefError {
+                        field: match e.index {
+                            Some(i) => format!("policies.{name}.{}[{i}]", e.list.as_str()),
+                            None => format!("policies.{name}.{}", e.list.as_str()),
+                        },
+                        message: e.error.message.clone(),
+                        offset: e.index.map(|_| e.error.at),
+                    }
+                })?;
+                if let Some((kind, t)) = as_builtin(&prog, MAX_THRESHOLD) {
+                    spec.kind = kind;
+                    spec.threshold = t;
+                } else {
+                    spec.def = Some(PolicyDef::Rules {
+                        lead: prog.lead_rules().map(|r| r.to_string()).collect(),
+                        follow: prog.follow_rules().map(|r| r.to_string()).collect(),
+                    });
+                }
+            }
+            PolicyKind::Switch => {
+                let when_text = p.r#while.as_deref().unwrap_or_default();
+                let when = parse_condition(when_text).map_err(|e| PolicyDefError {
+                    field: f("while"),
+                    message: e.message,
+                    offset: Some(e.at),
+                })?;
+                let play = p.play.as_deref().unwrap_or_default();
+                let otherwise = p.otherwise.as_deref().unwrap_or_default();
+                let play = self.resolve_in(play, tie, stack, Some(&f("play")))?;
+                let otherwise = self.resolve_in(otherwise, tie, stack, Some(&f("otherwise")))?;
+                spec.def = Some(PolicyDef::Switch {
+                    play: Box::new(play),
+                    when: when.to_string(),
+                    otherwise: Box::new(otherwise),
+                });
+            }
+            PolicyKind::Epsilon => {
+                let eps = p.eps.unwrap_or(f64::NAN);
+                if !(0.0..=1.0).contains(&eps) {
+                    return Err(err(
+                        f("eps"),
+                        format!(
+                            "{eps} is not a probability; use a number from 0 (never explore) to 1 (always play a uniformly random card), e.g. 0.05"
+                        ),
+                    ));
+                }
+                let base = p.base.as_deref().unwrap_or_default();
+                let base = self.resolve_in(base, tie, stack, Some(&f("base")))?;
+                spec.def = Some(PolicyDef::Epsilon {
+                    base: Box::new(base),
+                    eps: Prob(eps),
+                    moves: p.moves.unwrap_or_default(),
+                });
+            }
+        }
+        Ok(spec)
+    }
+}
+
+/// The fields each kind takes, for "field X applies to kind Y" errors.
+fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
+    let present: [(&str, bool, &[PolicyKind]); 9] = [
+        (
+            "threshold",
+            p.threshold.is_some(),
+            &[PolicyKind::Hoarder, PolicyKind::Counter],
+        ),
+        ("lead", p.lead.is_some(), &[PolicyKind::Rules]),
+        ("follow", p.follow.is_some(), &[PolicyKind::Rules]),
+        ("play", p.play.is_some(), &[PolicyKind::Switch]),
+        ("while", p.r#while.is_some(), &[PolicyKind::Switch]),
+        ("otherwise", p.otherwise.is_some(), &[PolicyKind::Switch]),
+        ("base", p.base.is_some(), &[PolicyKind::Epsilon]),
+        ("eps", p.eps.is_some(), &[PolicyKind::Epsilon]),
+        ("moves", p.moves.is_some(), &[PolicyKind::Epsilon]),
+    ];
+    for (field, set, kinds) in present {
+        if set && !kinds.contains(&p.kind) {
+            let names: Vec<String> = kinds
+                .iter()
+                .map(|k| format!("\"{}\"", k.as_str()))
+                .collect();
+            return Err(err(
+                format!("policies.{name}.{field}"),
+                format!(
+                    "a {} policy has no `{field}`; remove the field (it applies to kind = {})",
+                    p.kind.as_str(),
+                    names.join(" or ")
+                ),
+            ));
+        }
+    }
+    let required: &[(&str, bool)] = match p.kind {
+        PolicyKind::Rules => &[("lead", p.lead.is_some()), ("follow", p.follow.is_some())],
+        PolicyKind::Switch => &[
+            ("play", p.play.is_some()),
+            ("while", p.r#while.is_some()),
+            ("otherwise", p.otherwise.is_some()),
+        ],
+        PolicyKind::Epsilon => &[("base", p.base.is_some()), ("eps", p.eps.is_some())],
+        _ => &[],
+    };
+    for (field, set) in required {
+        if !set {
+            let example = match *field {
+                "lead" => "lead = [\"cheapest of !trump\", \"cheapest\"]",
+                "follow" => "follow = [\"cheapest-by-points of led-suit & wins\", \"cheapest\"]",
+                "play" => "play = \"greedy\"",
+                "while" => "while = \"stock > 10\"",
+                "otherwise" => "otherwise = \"counter\"",
+                "base" => "base = \"greedy\"",
+                _ => "eps = 0.05",
+            };
+            return Err(err(
+                format!("policies.{name}"),
+                format!(
+                    "a {} policy needs `{field}`, e.g. {example}",
+                    p.kind.as_str()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,210 @@
+//! A rule-defined policy compiled for play: the lead and follow rule lists with each rule's sort
+//! keys resolved for the tie-break reading, evaluated with one feature word per card in hand.
+//!
+//! Invariant: the last rule of each list always decides (checked at compile time), so `choose`
+//! always returns an index into the hand; deciding allocates nothing and matches no strings.
+
+use std::fmt;
+
+use super::LangError;
+use super::card_filter::{MEMORY_BITS, features};
+use super::rule::{Order, Rule};
+use crate::game::{Policy, SeatRng, SeatView};
+use crate::policy::TieBreak;
+
+/// One compiled rule: the rule and its per-card sort keys under the program's reading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct CompiledRule {
+    rule: Rule,
+    keys: [u8; 64],
+}
+
+/// Which rule list an error is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleList {
+    /// `lead`
+    Lead,
+    /// `follow`
+    Follow,
+}
+
+impl RuleList {
+    /// The field name in `pipeline.toml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleList::Lead => "lead",
+            RuleList::Follow => "follow",
+        }
+    }
+}
+
+/// A compile error: the list, the rule's index in it (`None`: the list as a whole) and what is
+/// wrong (with the byte offset in the rule's text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramError {
+    /// Which list.
+    pub list: RuleList,
+    /// Which rule (0-based), or `None` for the list itself.
+    pub index: Option<usize>,
+    /// What is wrong.
+    pub error: LangError,
+}
+
+/// A policy given as rules: for leading and for following, the first rule whose condition holds
+/// and whose choice is non-empty decides.
+///
+/// ```
+/// use briscola::policy::{RuleProgram, TieBreak};
+/// let p = RuleProgram::compile(
+///     &["cheapest of !trump", "cheapest"],
+///     &["cheapest-by-points of led-suit & wins", "cheapest-by-points of trump & wins", "cheapest"],
+///     TieBreak::AsReleased,
+/// ).unwrap();
+/// assert!(p.to_string().contains("follow 2: cheapest-by-points of trump & wins"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleProgram {
+    tie: TieBreak,
+    lead: Vec<CompiledRule>,
+    follow: Vec<CompiledRule>,
+    memory: bool,
+}
+
+impl RuleProgram {
+    /// Compile rule texts under a tie-break reading.
+    pub fn compile<S: AsRef<str>>(
+        lead: &[S],
+        follow: &[S],
+        tie: TieBreak,
+    ) -> Result<RuleProgram, ProgramError> {
+        let lead = compile_list(lead, RuleList::Lead, tie)?;
+        let follow = compile_list(follow, RuleList::Follow, tie)?;
+        let bits = lead
+            .iter()
+            .chain(&follow)
+            .map(|r| r.rule.filter.bits() | r.rule.when.bits())
+            .fold(0, |a, b| a | b);
+        Ok(RuleProgram {
+            tie,
+            lead,
+            follow,
+            memory: bits & MEMORY_BITS != 0,
+        })
+    }
+
+    /// The tie-break reading.
+    pub fn tie_break(&self) -> TieBreak {
+        self.tie
+    }
+
+    /// The lead rules, in order.
+    pub fn lead_rules(&self) -> impl Iterator<Item = &Rule> {
+        self.lead.iter().map(|r| &r.rule)
+    }
+
+    /// The follow rules, in order.
+    pub fn follow_rules(&self) -> impl Iterator<Item = &Rule> {
+        self.follow.iter().map(|r| &r.rule)
+    }
+}
+
+fn compile_list<S: AsRef<str>>(
+    texts: &[S],
+    list: RuleList,
+    tie: TieBreak,
+) -> Result<Vec<CompiledRule>, ProgramError> {
+    let err = |index, error| ProgramError { list, index, error };
+    if texts.is_empty() {
+        return Err(err(
+            None,
+            LangError::new(
+                0,
+                format!(
+                    "`{}` has no rules; give at least one, ending with a rule that always chooses, e.g. [\"cheapest\"]",
+                    list.as_str()
+                ),
+            ),
+        ));
+    }
+    let mut out = Vec::with_capacity(texts.len());
+    for (i, t) in texts.iter().enumerate() {
+        let rule = Rule::parse(t.as_ref(), list == RuleList::Lead).map_err(|e| err(Some(i), e))?;
+        out.push(CompiledRule {
+            keys: rule.order.keys(tie),
+            rule,
+        });
+    }
+    let last = texts.len() - 1;
+    if !out[last].rule.is_catch_all() {
+        return Err(err(
+            Some(last),
+            LangError::new(
+                0,
+                format!(
+                    "the last `{}` rule `{}` may not choose a card (it has a condition or a filter); end the list with a rule that always chooses, e.g. \"cheapest\"",
+                    list.as_str(),
+                    out[last].rule
+                ),
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+impl Policy for RuleProgram {
+    #[inline(always)]
+    fn choose(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> usize {
+        let rules = if v.table.is_some() {
+            &self.follow
+        } else {
+            &self.lead
+        };
+        let n = v.hand.len().min(3);
+        let mut feats = [0u32; 3];
+        for (f, &c) in feats.iter_mut().zip(v.hand) {
+            *f = features(c, v, self.memory);
+        }
+        let feats = &feats[..n];
+        for r in rules {
+            if !r.rule.when.holds(v, feats) {
+                continue;
+            }
+            let filter = r.rule.filter;
+            if r.rule.order == Order::Random {
+                let k = feats.iter().filter(|&&f| filter.admits(f)).count() as u32;
+                if k == 0 {
+                    continue;
+                }
+                let pick = rng.below(k) as usize;
+                return feats
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| filter.admits(**f))
+                    .nth(pick)
+                    .map_or(0, |(i, _)| i);
+            }
+            let mut best = u32::MAX;
+            for (i, (&f, &c)) in feats.iter().zip(v.hand).enumerate() {
+                if filter.admits(f) {
+                    best = best.min((r.keys[(c.id() & 63) as usize] as u32) << 2 | i as u32);
+                }
+            }
+            if best != u32::MAX {
+                return (best & 3) as usize;
+            }
+        }
+        0 // unreachable: the last rule is a catch-all over a non-empty hand
+    }
+}
+
+impl fmt::Display for RuleProgram {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "tie_break {}", self.tie.as_str())?;
+        for (name, list) in [("lead", &self.lead), ("follow", &self.follow)] {
+            for (i, r) in list.iter().enumerate() {
+                writeln!(f, "{name} {}: {}", i + 1, r.rule)?;
+            }
+        }
+        Ok(())
+    }
+}

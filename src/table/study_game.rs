@@ -1,0 +1,180 @@
+//! One game of a study, found again: a shard's spec (its `shard.json`, what the study really
+//! ran) regenerates the game's deck from the deal source's seed and position, and the shard's
+//! trick table confirms the replay card for card.
+//!
+//! Invariant: game `n` (1-based within its matchup) gets the deck and seat streams the simulate
+//! stage gave it: with dotnet-replay the shared stream skipped by `39 * (first_game + n - 1)`
+//! draws, with chacha the matchup's key on stream `n - 1`.
+
+use std::path::{Path, PathBuf};
+
+use polars::prelude::*;
+
+use super::replay_error::ReplayError;
+use crate::game::{Card, Deck, SeatRng, TrickRecord};
+use crate::tournament::{
+    DealSourceKind, DealStream, SHARD_FILE, ShardSpec, ShardSummary, TRICKS_FILE, seat_keys,
+};
+
+/// A game of a shard: the spec and the game's 1-based number within the matchup.
+#[derive(Clone, Debug)]
+pub struct StudyGame {
+    /// The shard directory.
+    pub dir: PathBuf,
+    /// What the shard ran.
+    pub spec: ShardSpec,
+    /// 1-based game number within the matchup.
+    pub game: u64,
+}
+
+impl StudyGame {
+    /// Game `game` of the shard in `dir`; `what` names the matchup in messages and `config` is
+    /// the file to suggest running when the shard is missing.
+    pub fn open(
+        dir: &Path,
+        game: u64,
+        what: &str,
+        config: &Path,
+    ) -> Result<StudyGame, ReplayError> {
+        let path = dir.join(SHARD_FILE);
+        if !path.is_file() {
+            return Err(ReplayError::NotRun {
+                what: what.to_string(),
+                path,
+                config: config.to_path_buf(),
+            });
+        }
+        let text = std::fs::read_to_string(&path).map_err(|e| ReplayError::BadFile {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        let summary: ShardSummary =
+            serde_json::from_str(&text).map_err(|e| ReplayError::BadFile {
+                path: path.clone(),
+                message: format!("not a shard summary ({e}); run `briscola run` to rebuild it"),
+            })?;
+        let spec = summary.spec;
+        if game == 0 || game > spec.games {
+            return Err(ReplayError::GameOutOfRange {
+                game,
+                what: what.to_string(),
+                games: spec.games,
+            });
+        }
+        Ok(StudyGame {
+            dir: dir.to_path_buf(),
+            spec,
+            game,
+        })
+    }
+
+    /// The game's id in the shard's tables (`first_game + game`).
+    pub fn table_id(&self) -> u64 {
+        self.spec.first_game + self.game
+    }
+
+    /// The deck, regenerated from the deal source.
+    pub fn deck(&self) -> Result<Deck, ReplayError> {
+        let index = self.game - 1;
+        let bad_seed = |valid: &str| ReplayError::BadFile {
+            path: self.dir.join(SHARD_FILE),
+            message: format!("seed {} is out of range: {valid}", self.spec.seed),
+        };
+        let mut stream = match self.spec.deal_source {
+            DealSourceKind::DotnetReplay => {
+                let seed = i32::try_from(self.spec.seed)
+                    .map_err(|_| bad_seed("dotnet-replay seeds are .NET ints"))?;
+                DealStream::dotnet(seed, self.spec.first_game + index)
+            }
+            DealSourceKind::Chacha => {
+                let seed = u64::try_from(self.spec.seed)
+                    .map_err(|_| bad_seed("chacha seeds are not negative"))?;
+                match DealStream::chacha(seed, &self.spec.g1.name, &self.spec.g2.name) {
+                    DealStream::Chacha { key, .. } => DealStream::Chacha {
+                        key,
+                        next_game: index,
+                    },
+                    other => other,
+                }
+            }
+        };
+        let mut out = Vec::with_capacity(1);
+        stream.next_chunk(1, &mut out);
+        Ok(out[0])
+    }
+
+    /// The two seats' random streams for this game.
+    pub fn seat_rngs(&self) -> [SeatRng; 2] {
+        let keys = seat_keys(self.spec.seed, &self.spec.g1.name, &self.spec.g2.name);
+        let g = self.game - 1;
+        [SeatRng::new(keys[0], g), SeatRng::new(keys[1], g)]
+    }
+
+    /// The game's (G1, G2) cards per trick as the shard's trick table recorded them.
+    pub fn recorded_cards(&self) -> Result<Vec<(Card, Card)>, ReplayError> {
+        let path = self.dir.join(TRICKS_FILE);
+        let bad = |message: String| ReplayError::BadFile {
+            path: path.clone(),
+            message,
+        };
+        let p = path
+            .to_str()
+            .ok_or_else(|| bad("the path is not UTF-8".into()))?;
+        let id = self.table_id() as u32;
+        let df = LazyFrame::scan_parquet(PlRefPath::new(p), ScanArgsParquet::default())
+            .and_then(|lf| {
+                lf.filter(col("game_id").eq(lit(id)))
+                    .select([col("trick"), col("card_g1"), col("card_g2")])
+                    .sort(["trick"], Default::default())
+                    .collect()
+            })
+            .map_err(|e| bad(format!("cannot read the trick table: {e}")))?;
+        let column = |name: &str| -> Result<Vec<u8>, ReplayError> {
+            let s = df
+                .column(name)
+                .and_then(|c| c.u8().map(|ca| ca.into_no_null_iter().collect::<Vec<u8>>()))
+                .map_err(|e| bad(format!("column {name}: {e}")))?;
+            Ok(s)
+        };
+        let (a, b) = (column("card_g1")?, column("card_g2")?);
+        a.into_iter()
+            .zip(b)
+            .map(|(x, y)| match (Card::from_id(x), Card::from_id(y)) {
+                (Some(x), Some(y)) => Ok((x, y)),
+                _ => Err(bad(format!("game {id} holds a card id above 39"))),
+            })
+            .collect()
+    }
+
+    /// Check a replay's tricks against the shard's trick table.
+    pub fn confirm(&self, tricks: &[TrickRecord]) -> Result<(), ReplayError> {
+        let recorded = self.recorded_cards()?;
+        let path = self.dir.join(TRICKS_FILE);
+        if recorded.len() != tricks.len() {
+            return Err(ReplayError::Mismatch {
+                path,
+                message: format!(
+                    "game id {} has {} tricks in the table, the replay played {}; run `briscola run` to rebuild the study",
+                    self.table_id(),
+                    recorded.len(),
+                    tricks.len()
+                ),
+            });
+        }
+        for (t, (c1, c2)) in tricks.iter().zip(recorded) {
+            if (t.card_g1, t.card_g2) != (c1, c2) {
+                return Err(ReplayError::Mismatch {
+                    path,
+                    message: format!(
+                        "game id {}, trick {}: the table has {c1} / {c2}, the replay plays {} / {}; the code changed since the study ran: run `briscola run`",
+                        self.table_id(),
+                        t.trick,
+                        t.card_g1,
+                        t.card_g2
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+}
