@@ -160,12 +160,33 @@ pub fn without_executor_section(text: &str) -> Option<String> {
     }
     let mut out = String::with_capacity(text.len());
     let mut inside = false;
+    // Blank lines at the end of the section stand for the separation before the next table;
+    // blank lines before the section header are dropped, so adding or removing a section
+    // with any blank lines around it gives the same text.
+    let mut section_tail = String::new();
     for line in text.split_inclusive('\n') {
         if let Some(name) = header_name(line) {
-            inside = name == "executor" || name.starts_with("executor.");
+            let entering = name == "executor" || name.starts_with("executor.");
+            if entering && !inside {
+                while out.ends_with("\n\n") || out.ends_with("\n \n") {
+                    let cut = out[..out.len() - 1].rfind('\n').map_or(0, |i| i + 1);
+                    if !out[cut..].trim().is_empty() {
+                        break;
+                    }
+                    out.truncate(cut);
+                }
+            } else if !entering && inside {
+                out.push_str(&section_tail);
+            }
+            inside = entering;
+            section_tail.clear();
         }
         if !inside {
             out.push_str(line);
+        } else if line.trim().is_empty() {
+            section_tail.push_str(line);
+        } else {
+            section_tail.clear();
         }
     }
     // Check: the rest of the file must parse to exactly the file minus `executor`.
@@ -189,7 +210,10 @@ mod tests {
             Some("[study]\ntitle = \"x\"\n\n[render]\nformats = [\"md\"]\n")
         );
         let at_end = format!("{base}\n[executor]\nkind = \"slurm\"\n");
-        assert_eq!(without_executor_section(&at_end), Some(format!("{base}\n")));
+        assert_eq!(without_executor_section(&at_end).as_deref(), Some(base));
+        // Blank lines around the section do not survive it.
+        let spaced = "[study]\ntitle = \"x\"\n\n\n[executor]\nkind = \"slurm\"\n\n[render]\nformats = [\"md\"]\n";
+        assert_eq!(without_executor_section(spaced).as_deref(), Some(base));
         // Inline tables cannot be cut out line by line: refused, never silently kept.
         let inline = "executor = { kind = \"slurm\" }\n[study]\ntitle = \"x\"\n";
         assert_eq!(without_executor_section(inline), None);
