@@ -100,10 +100,12 @@ impl TablePolicy {
                 kind: spec.kind.as_str(),
             });
         }
-        if reading == FollowReading::PartnerAware && !matches!(
+        if reading == FollowReading::PartnerAware
+            && !matches!(
                 spec.kind,
                 PolicyKind::Greedy | PolicyKind::Hoarder | PolicyKind::Counter
-            ) {
+            )
+        {
             return Err(VariantFitError::NoPartnerReading {
                 name: spec.name.clone(),
                 kind: spec.kind.as_str(),
