@@ -1,21 +1,26 @@
-//! The rules of two-player Briscola: cards, the deck, the trick rule, one game's play and the
-//! interface a seat decides through ([`Policy`], [`SeatView`]).
+//! The rules of Briscola: cards, the deck, the trick rule, the rules of a variant as a value
+//! ([`Rules`]), one game's play (the specialised two-player [`play_game`] and the general
+//! [`play_table`]) and the interface a seat decides through ([`Policy`], [`SeatView`]).
 //!
 //! Invariant: everything here is pure: no I/O, no clock, no global random generator. A game is a
-//! function of its deck, the two policies and the two seats' random streams ([`SeatRng`]).
+//! function of its rules, its deck, the seats' policies and their random streams ([`SeatRng`]).
 
 mod card;
 mod deck;
 mod play;
 mod policy;
+mod rules;
 mod seat_rng;
 mod seat_view;
+mod table_play;
 mod trick;
 
 pub use card::{Card, Suit};
 pub use deck::Deck;
 pub use play::{GameOutcome, NoTricks, Seat, TrickRecord, TrickSink, play_game};
 pub use policy::Policy;
+pub use rules::{DrawOrder, REMOVED_TWO, Rules, RulesError, RulesSpec, TrumpRule};
 pub use seat_rng::SeatRng;
 pub use seat_view::SeatView;
-pub use trick::leader_wins;
+pub use table_play::{MAX_PLAYERS, TableOutcome, TableSink, TableTrick, deal_order, play_table};
+pub use trick::{beats, leader_wins};

@@ -127,6 +127,7 @@ struct Table {
     played: u64,
     stock_left: u8,
     trick: u8,
+    leader: u8,
 }
 
 /// One trick's two decisions: `pl` (holding `hl`) leads, `pf` (holding `hf`) follows.
@@ -146,10 +147,16 @@ where
     F: Policy + ?Sized,
 {
     #[inline(always)]
-    fn view<'h>(hand: &'h Hand, table: Option<Card>, t: &Table, pts: (u8, u8)) -> SeatView<'h> {
+    fn view<'h>(
+        hand: &'h Hand,
+        table: Option<&'h Card>,
+        t: &Table,
+        pts: (u8, u8),
+        seat: u8,
+    ) -> SeatView<'h> {
         SeatView {
             hand: hand.as_slice(),
-            table,
+            table: table.copied(),
             trump: t.trump,
             face_up: t.face_up,
             played: t.played,
@@ -157,11 +164,18 @@ where
             trick: t.trick,
             my_points: pts.0,
             opp_points: pts.1,
+            players: 2,
+            seat,
+            trick_cards: table.map_or(&[], std::slice::from_ref),
+            partner_winning: false,
+            no_trump: false,
+            open_hand: &[],
+            stock_top: None,
         }
     }
-    let i = pl.choose(&view(hl, None, t, pts), rl);
+    let i = pl.choose(&view(hl, None, t, pts, t.leader), rl);
     let lead = hl.remove(i);
-    let j = pf.choose(&view(hf, Some(lead), t, (pts.1, pts.0)), rf);
+    let j = pf.choose(&view(hf, Some(&lead), t, (pts.1, pts.0), 1 - t.leader), rf);
     let follow = hf.remove(j);
     (lead, follow)
 }
@@ -215,6 +229,7 @@ where
             played,
             stock_left: (40 - next) as u8,
             trick,
+            leader: leader as u8,
         };
         // One call site per (leader seat, role): each policy is inlined knowing whether it
         // leads or follows, so its `match` on the table card folds away.

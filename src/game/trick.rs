@@ -19,6 +19,18 @@ pub fn leader_wins(lead: Card, follow: Card, trump: Suit) -> bool {
     }
 }
 
+/// Whether `challenger`, played after `best` (the card winning the trick so far, which is of the
+/// led suit or a trump), takes the trick from it; `trump` is `None` in a game without trumps.
+/// With a trump this is Proposition 1 read from the winning card's side, so a trick of any
+/// number of cards is won by folding this rule over its cards in playing order.
+#[inline]
+pub fn beats(best: Card, challenger: Card, trump: Option<Suit>) -> bool {
+    match trump {
+        Some(t) => !leader_wins(best, challenger, t),
+        None => best.suit() == challenger.suit() && challenger.strength() < best.strength(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -201,6 +201,10 @@ pub struct VariantSection {
     /// Overrides every policy's tie-break.
     #[serde(default)]
     pub tie_break: Option<TieBreak>,
+    /// The variant's rules (`rules = { draw_order = "loser-first" }`; see `game::RulesSpec`);
+    /// the standard two-player game when absent.
+    #[serde(default)]
+    pub rules: Option<crate::game::RulesSpec>,
     /// Overrides `simulate.policies` (names of defined policies, in matchup order).
     #[serde(default)]
     pub policies: Option<Vec<String>>,
@@ -314,6 +318,8 @@ pub struct Study {
     pub games: GameCount,
     /// The policies, in matchup order, fully specified.
     pub policies: Vec<PolicySpec>,
+    /// The rules its games are played under (the standard game for the main study).
+    pub rules: crate::game::RulesSpec,
 }
 
 /// A study's game count, as the configuration gives it.
@@ -560,12 +566,13 @@ impl Config {
                 && v.games.is_none()
                 && v.games_per_matchup.is_none()
                 && v.tie_break.is_none()
+                && v.rules.is_none()
                 && v.policies.is_none()
                 && v.policy.is_empty()
             {
                 return Err(bad(
                     &format!("variants.{name}"),
-                    "the variant overrides nothing, so it would repeat the main study; set at least one of deal_source, seed, games, tie_break, policies or a [variants.NAME.policy.POLICY] table".into(),
+                    "the variant overrides nothing, so it would repeat the main study; set at least one of deal_source, seed, games, tie_break, rules, policies or a [variants.NAME.policy.POLICY] table".into(),
                 ));
             }
             self.check_variant_policies(name, v)?;
@@ -588,6 +595,11 @@ impl Config {
             };
             let kv = v.policies.as_ref().map_or(k, Vec::len);
             check_count(g, kv, &format!("variants.{name}")).map_err(|(f, m)| bad(&f, m))?;
+            if let Some(r) = v.rules {
+                let field = format!("variants.{name}.rules");
+                crate::pipeline::study_rules::check(r, &self.variant_policies(v))
+                    .map_err(|m| bad(&field, m))?;
+            }
         }
         for (field, v) in [
             ("test.confidence", self.test.confidence),
@@ -781,6 +793,7 @@ impl Config {
             seed: self.simulate.seed,
             games: self.main_games(),
             policies: policies(None),
+            rules: Default::default(),
         }];
         for (name, v) in &self.variants {
             out.push(Study {
@@ -791,6 +804,7 @@ impl Config {
                 games: GameCount::from_fields(v.games, v.games_per_matchup)
                     .unwrap_or_else(|| self.main_games()),
                 policies: self.variant_policies(v),
+                rules: v.rules.unwrap_or_default(),
             });
         }
         out
@@ -838,6 +852,7 @@ fn check_distinct_designs(studies: &[Study]) -> Result<(), (String, String)> {
                 && a.seed == b.seed
                 && a.games_per_matchup() == b.games_per_matchup()
                 && a.policies == b.policies
+                && a.rules == b.rules
             {
                 let field = if i == 0 {
                     "simulate".to_string()
@@ -847,7 +862,7 @@ fn check_distinct_designs(studies: &[Study]) -> Result<(), (String, String)> {
                 return Err((
                     field,
                     format!(
-                        "studies `{}` and `{}` have the same design (deal_source {}, seed {}, {} games per matchup, the same policies), so they would simulate the same games twice; remove one, or change its seed, deals, games or policies",
+                        "studies `{}` and `{}` have the same design (deal_source {}, seed {}, {} games per matchup, the same policies and rules), so they would simulate the same games twice; remove one, or change its seed, deals, games, policies or rules",
                         b.name,
                         a.name,
                         a.deal_source.as_str(),
@@ -1039,6 +1054,10 @@ const FIELD_HINTS: &[(&str, &str)] = &[
         "a whole number >= 1 (games per ordered matchup)",
     ),
     ("variants.*.tie_break", "\"as-released\" or \"as-written\""),
+    (
+        "variants.*.rules",
+        "an inline table of rules fields: players, deck, hand_size, trump (\"face-up\" or \"none\"), draw_order (\"winner-first\" or \"loser-first\"), redraw_ace_three, scoperta, must_follow_suit, target, first_leader",
+    ),
     (
         "test",
         "a [test] section with confidence, family_alpha, baseline, power_delta and power_n",

@@ -43,4 +43,5 @@ pub mod slurm_executor;
 pub mod stage_sources;
 pub mod stages;
 pub mod stat_cache;
+pub mod study_rules;
 pub mod verify;

@@ -26,6 +26,9 @@ mod policy_description;
 #[cfg(test)]
 mod props;
 mod switch;
+mod table_policy;
+#[cfg(test)]
+mod table_props;
 
 pub use crate::game::{Policy, SeatRng, SeatView};
 pub use counter::Counter;
@@ -38,6 +41,7 @@ pub use order::TieBreak;
 pub use policy_def::{PolicyDef, Prob};
 pub use policy_description::PolicyDescription;
 pub use switch::Switch;
+pub use table_policy::{FollowReading, TablePolicy, VariantFitError};
 
 use std::sync::Arc;
 

@@ -62,6 +62,8 @@ pub struct ViewSnapshot {
     pub my_points: u8,
     /// The opponent's points so far.
     pub opp_points: u8,
+    /// The seat asked (0 = G1, 1 = G2).
+    pub seat: u8,
 }
 
 impl ViewSnapshot {
@@ -79,6 +81,7 @@ impl ViewSnapshot {
             trick: v.trick,
             my_points: v.my_points,
             opp_points: v.opp_points,
+            seat: v.seat,
         }
     }
 
@@ -94,6 +97,13 @@ impl ViewSnapshot {
             trick: self.trick,
             my_points: self.my_points,
             opp_points: self.opp_points,
+            players: 2,
+            seat: self.seat,
+            trick_cards: self.table.as_slice(),
+            partner_winning: false,
+            no_trump: false,
+            open_hand: &[],
+            stock_top: None,
         }
     }
 }

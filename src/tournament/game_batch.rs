@@ -31,7 +31,7 @@ pub struct BatchStreams<'k> {
 impl BatchStreams<'_> {
     /// The seats' streams for game `i` of the batch.
     #[inline]
-    fn rngs(&self, i: usize) -> [SeatRng; 2] {
+    pub(super) fn rngs(&self, i: usize) -> [SeatRng; 2] {
         let g = self.first_game + i as u64;
         [SeatRng::new(self.keys[0], g), SeatRng::new(self.keys[1], g)]
     }

@@ -13,6 +13,7 @@ mod matchup;
 mod seat_streams;
 mod shard;
 mod shard_tables;
+mod table_batch;
 mod tournament_run;
 mod tournament_spec;
 

@@ -13,7 +13,9 @@ use super::deal_source::{DealSourceKind, DealStream};
 use super::game_batch::{BatchStreams, play_batch};
 use super::seat_streams::seat_keys;
 use super::shard_tables::{game_frame, trick_frame};
-use crate::policy::PolicySpec;
+use super::table_batch::play_batch_table;
+use crate::game::RulesSpec;
+use crate::policy::{FollowReading, PolicySpec, TablePolicy};
 
 /// Games per chunk (one Parquet row group of the game table; 20x rows in the trick table).
 pub const CHUNK_GAMES: usize = 1 << 15;
@@ -54,6 +56,16 @@ pub enum ShardError {
         /// what would be valid
         valid: String,
     },
+    /// Rules the shard tables cannot hold, or a policy with no meaning under them.
+    #[error("rules of shard {g1}-vs-{g2}: {message}")]
+    Rules {
+        /// Seat 1's policy.
+        g1: String,
+        /// Seat 2's policy.
+        g2: String,
+        /// What is wrong and what would be valid.
+        message: String,
+    },
 }
 
 /// Everything that determines a shard's output. Nothing in it depends on the matchup's
@@ -64,6 +76,10 @@ pub struct ShardSpec {
     pub deal_source: DealSourceKind,
     /// Seed.
     pub seed: i64,
+    /// The variant's rules: the standard game when absent (and then omitted from the JSON, so
+    /// a standard shard's description, cache key and bytes are those of the two-player engine).
+    #[serde(default, skip_serializing_if = "RulesSpec::is_default")]
+    pub rules: RulesSpec,
     /// Games in this matchup.
     pub games: u64,
     /// Seat 1's policy.
@@ -89,16 +105,19 @@ pub struct ShardSummary {
 }
 
 impl ShardSpec {
-    /// The spec of matchup `m` of a tournament in which every matchup plays `games` games.
+    /// The spec of matchup `m` of a tournament in which every matchup plays `games` games under
+    /// `rules`.
     pub fn for_matchup(
         deal_source: DealSourceKind,
         seed: i64,
+        rules: RulesSpec,
         games: u64,
         m: &super::Matchup,
     ) -> ShardSpec {
         ShardSpec {
             deal_source,
             seed,
+            rules,
             games,
             g1: m.g1.clone(),
             g2: m.g2.clone(),
@@ -131,6 +150,26 @@ impl ShardSpec {
         }
     }
 
+    /// The validated rules and the two seats' policies under them, or why the shard tables
+    /// (two seats, 20 tricks per game) cannot hold this variant.
+    fn table_policies(&self) -> Result<(crate::game::Rules, TablePolicy, TablePolicy), ShardError> {
+        let err = |message: String| ShardError::Rules {
+            g1: self.g1.name.clone(),
+            g2: self.g2.name.clone(),
+            message,
+        };
+        let rules = self.rules.validate().map_err(|e| err(e.to_string()))?;
+        if rules.players() != 2 || rules.tricks() != 20 || rules.spec().target.is_some() {
+            return Err(err(
+                "shard tables hold two-player games of 20 tricks played to the end: use players = 2, deck = 40 and no target".into(),
+            ));
+        }
+        let build = |p: &PolicySpec| {
+            TablePolicy::new(p, &rules, FollowReading::Verbatim).map_err(|e| err(e.to_string()))
+        };
+        Ok((rules, build(&self.g1)?, build(&self.g2)?))
+    }
+
     /// Play the shard and write `games.parquet`, `tricks.parquet` and `shard.json` into `dir`.
     /// `progress` is called with the number of games finished after each chunk.
     pub fn run(&self, dir: &Path, progress: &dyn Fn(u64)) -> Result<ShardSummary, ShardError> {
@@ -143,6 +182,7 @@ impl ShardSpec {
         };
         let p1 = build(&self.g1)?;
         let p2 = build(&self.g2)?;
+        let (rules, t1, t2) = self.table_policies()?;
         let games_path = dir.join(GAMES_FILE);
         let tricks_path = dir.join(TRICKS_FILE);
         let mut games_w = TableWriter::create(&games_path)?;
@@ -183,7 +223,11 @@ impl ShardSpec {
                     first_game: done,
                     keys: &keys,
                 };
-                let played = play_batch(&decks, streams, &p1, &p2);
+                let played = if rules.is_standard() {
+                    play_batch(&decks, streams, &p1, &p2)
+                } else {
+                    play_batch_table(&rules, &decks, streams, &t1, &t2)
+                };
                 for g in &played {
                     match g.outcome.winner() {
                         None => ties += 1,

@@ -168,8 +168,13 @@ impl TournamentSpec {
         Matchup::all(&self.policies)
             .into_iter()
             .map(|m| {
-                let spec =
-                    ShardSpec::for_matchup(self.deal_source, self.seed, self.games_per_matchup, &m);
+                let spec = ShardSpec::for_matchup(
+                    self.deal_source,
+                    self.seed,
+                    crate::game::RulesSpec::default(),
+                    self.games_per_matchup,
+                    &m,
+                );
                 (m, spec)
             })
             .collect()

@@ -21,3 +21,4 @@ mod policy_lang;
 mod replay_paper;
 mod report_browser;
 mod slurm;
+mod variants;

@@ -363,6 +363,13 @@ mod tests {
                     trick: 5,
                     my_points: 0,
                     opp_points: 0,
+                    players: 2,
+                    seat: 1,
+                    trick_cards: std::slice::from_ref(&led),
+                    partner_winning: false,
+                    no_trump: false,
+                    open_hand: &[],
+                    stock_top: None,
                 };
                 let wins = features(c, &v, false) & F_WINS != 0;
                 assert_eq!(

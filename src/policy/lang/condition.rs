@@ -524,9 +524,10 @@ mod tests {
             Card::new(Suit::Coppe, 1).unwrap(),
             Card::new(Suit::Oro, 2).unwrap(),
         ];
+        let led = [Card::new(Suit::Oro, 3).unwrap()];
         let v = SeatView {
             hand: &hand,
-            table: Some(Card::new(Suit::Oro, 3).unwrap()),
+            table: Some(led[0]),
             trump: Suit::Coppe,
             face_up: Card::new(Suit::Coppe, 4).unwrap(),
             played: 1 << Card::new(Suit::Coppe, 3).unwrap().id(),
@@ -534,6 +535,13 @@ mod tests {
             trick: 13,
             my_points: 40,
             opp_points: 52,
+            players: 2,
+            seat: 1,
+            trick_cards: &led,
+            partner_winning: false,
+            no_trump: false,
+            open_hand: &[],
+            stock_top: None,
         };
         let feats: Vec<u32> = hand
             .iter()
