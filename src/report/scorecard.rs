@@ -70,7 +70,7 @@ impl StudyKind {
     pub const fn description(self) -> &'static str {
         match self {
             StudyKind::Replay => "exact replay of the paper's deals and policies",
-            StudyKind::Variant => "the paper's deals with other policy settings",
+            StudyKind::Variant => "the paper's deals with other policy or rules settings",
             StudyKind::Replication => "the paper's design on independent deals",
             StudyKind::Own => "a study of its own design (not scored against the paper)",
         }
@@ -98,7 +98,13 @@ impl StudyKind {
             p.threshold == if p.kind == PolicyKind::Greedy { 0 } else { 10 }
                 && p.tie_break == TieBreak::AsReleased
         });
+        // Other rules (e.g. the loser drawing first) are never a replay or a replication.
+        let papers_rules = s.rules.is_none();
+        let papers_policies = papers_policies && papers_rules;
         let papers_deals = s.deal_source == "dotnet-replay" && s.seed == 42;
+        if !papers_rules && !papers_deals {
+            return StudyKind::Own;
+        }
         match (papers_deals, papers_policies) {
             (true, true) => StudyKind::Replay,
             (true, false) => StudyKind::Variant,

@@ -294,7 +294,7 @@ pub fn verdict(
         StudyKind::Variant => (
             Outcome::Variant,
             format!(
-                "The paper's deals with other policy settings: {differs} of {compared} compared figures differ, as expected (they show how much the published figures depend on the setting); {agree} agree."
+                "The paper's deals with other policy or rules settings: {differs} of {compared} compared figures differ, as expected (they show how much the published figures depend on the setting); {agree} agree."
             ),
         ),
     };

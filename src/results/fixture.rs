@@ -377,6 +377,7 @@ pub fn study(
             games_per_matchup: per,
             games_total: per * (k * k) as u64,
             policies: specs,
+            rules: None,
         },
         table3,
         folk_theorem,

@@ -34,6 +34,10 @@ pub struct StudySettings {
     pub games_total: u64,
     /// The policies in matchup order.
     pub policies: Vec<PolicySpec>,
+    /// The rules as JSON when they are not the standard two-player game (absent otherwise, so a
+    /// standard study's results keep their bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
 }
 
 /// Results of one study.

@@ -27,6 +27,8 @@ pub fn metas(cfg: &Config) -> Vec<StudyMeta> {
                 games_per_matchup: s.games_per_matchup(),
                 games_total: s.games_per_matchup() * (s.policies.len() * s.policies.len()) as u64,
                 policies: s.policies.clone(),
+                rules: (s.rules != crate::game::RulesSpec::default())
+                    .then(|| serde_json::to_string(&s.rules).unwrap_or_default()),
             },
         })
         .collect()
