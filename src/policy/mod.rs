@@ -25,6 +25,8 @@ mod policy_def;
 mod policy_description;
 #[cfg(test)]
 mod props;
+#[cfg(test)]
+pub(crate) mod strategies;
 mod switch;
 mod table_policy;
 #[cfg(test)]

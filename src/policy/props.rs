@@ -6,6 +6,8 @@
 mod tests {
     use proptest::prelude::*;
 
+    use crate::policy::strategies::{deck_strategy, spec_strategy};
+
     use crate::game::{Card, Deck, Seat, SeatRng, TrickRecord, play_game};
     use crate::policy::{Policy, PolicyKind, PolicySpec, SeatView, TieBreak};
 
@@ -35,36 +37,11 @@ mod tests {
         }
     }
 
-    fn deck_strategy() -> impl Strategy<Value = Deck> {
-        Just((0u8..40).collect::<Vec<u8>>())
-            .prop_shuffle()
-            .prop_map(|ids| Deck::from_ids(&ids).expect("a permutation"))
-    }
-
-    fn kind_strategy() -> impl Strategy<Value = PolicySpec> {
-        (
-            prop_oneof![
-                Just(PolicyKind::Greedy),
-                Just(PolicyKind::Hoarder),
-                Just(PolicyKind::Counter)
-            ],
-            prop_oneof![Just(TieBreak::AsReleased), Just(TieBreak::AsWritten)],
-            0u8..=11,
-        )
-            .prop_map(|(k, t, th)| {
-                let mut s = PolicySpec::paper(k, t);
-                if k != PolicyKind::Greedy {
-                    s.threshold = th;
-                }
-                s
-            })
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
 
         #[test]
-        fn a_game_conserves_cards_points_and_trumps(deck in deck_strategy(), a in kind_strategy(), b in kind_strategy()) {
+        fn a_game_conserves_cards_points_and_trumps(deck in deck_strategy(), a in spec_strategy(11), b in spec_strategy(11)) {
             let p1 = Watch { inner: a.build(), log: Default::default() };
             let p2 = Watch { inner: b.build(), log: Default::default() };
             let mut tricks: Vec<TrickRecord> = Vec::new();

@@ -239,33 +239,10 @@ pub fn trace_game_with(
 mod tests {
     use proptest::prelude::*;
 
+    use crate::policy::strategies::{deck_strategy, spec_strategy};
+
     use super::*;
     use crate::policy::{PolicyKind, PolicySpec, Rule, TieBreak};
-
-    fn deck_strategy() -> impl Strategy<Value = Deck> {
-        Just((0u8..40).collect::<Vec<u8>>())
-            .prop_shuffle()
-            .prop_map(|ids| Deck::from_ids(&ids).expect("a permutation"))
-    }
-
-    fn spec_strategy() -> impl Strategy<Value = PolicySpec> {
-        (
-            prop_oneof![
-                Just(PolicyKind::Greedy),
-                Just(PolicyKind::Hoarder),
-                Just(PolicyKind::Counter)
-            ],
-            prop_oneof![Just(TieBreak::AsReleased), Just(TieBreak::AsWritten)],
-            0u8..=12,
-        )
-            .prop_map(|(k, t, th)| {
-                let mut s = PolicySpec::paper(k, t);
-                if k != PolicyKind::Greedy {
-                    s.threshold = th;
-                }
-                s
-            })
-    }
 
     fn rngs() -> [SeatRng; 2] {
         [SeatRng::new([1; 32], 9), SeatRng::new([2; 32], 9)]
@@ -282,7 +259,7 @@ mod tests {
         /// The explanation path plays exactly the engine's game, and every named rule is true of
         /// the card it names.
         #[test]
-        fn explained_choices_are_the_engines_choices(deck in deck_strategy(), a in spec_strategy(), b in spec_strategy()) {
+        fn explained_choices_are_the_engines_choices(deck in deck_strategy(), a in spec_strategy(12), b in spec_strategy(12)) {
             let (p1, p2) = (a.build(), b.build());
             let mut plain = Vec::new();
             let out = play_game(&deck, &p1, &p2, &mut rngs(), &mut |t: &TrickRecord| plain.push(*t));
@@ -314,7 +291,7 @@ mod tests {
 
         /// A script replaying the engine's own cards reproduces the game.
         #[test]
-        fn a_script_of_the_engines_cards_replays_the_game(deck in deck_strategy(), a in spec_strategy(), b in spec_strategy()) {
+        fn a_script_of_the_engines_cards_replays_the_game(deck in deck_strategy(), a in spec_strategy(12), b in spec_strategy(12)) {
             let (p1, p2) = (a.build(), b.build());
             let traced = trace_game(&deck, [&SeatActor::Policy(p1), &SeatActor::Policy(p2.clone())], &mut rngs()).unwrap();
             let cards = |s: Seat| traced.decisions.iter().filter(|d| d.seat == s).map(|d| d.card).collect::<Vec<_>>();
