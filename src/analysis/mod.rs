@@ -4,6 +4,7 @@
 //! Invariant: aggregation is per shard, so adding a policy reuses every existing shard's counts.
 
 pub mod results_assembly;
+pub mod seat_trump_use;
 pub mod shard_counts;
 pub mod study_regression;
 pub mod study_tests;

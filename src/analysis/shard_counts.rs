@@ -76,7 +76,7 @@ pub struct ShardCounts {
     pub folk: [[u64; 2]; 2],
     /// Per Delta_briscola, ascending (also the regression's sufficient statistic).
     pub deltas: Vec<DeltaCount>,
-    /// Table 5 counts for G1's and G2's trumps.
+    /// Table 5 counts for G1's and G2's trumps (in a team game: each side's seats' trumps).
     pub trump_use: [TrumpUse; 2],
     /// Pearson r of Delta_briscola with points_g1 - points_g2 over all games (`None` where it is
     /// undefined, e.g. a constant column in a tiny study).
@@ -85,20 +85,20 @@ pub struct ShardCounts {
     pub spearman: Option<f64>,
 }
 
-fn pl(path: &Path) -> impl Fn(PolarsError) -> CountError + '_ {
+pub(super) fn pl(path: &Path) -> impl Fn(PolarsError) -> CountError + '_ {
     move |source| CountError::Polars {
         path: path.to_path_buf(),
         source,
     }
 }
 
-fn scan(path: &Path) -> Result<LazyFrame, CountError> {
+pub(super) fn scan(path: &Path) -> Result<LazyFrame, CountError> {
     let p = path.to_string_lossy().to_string();
     LazyFrame::scan_parquet(PlRefPath::new(p.as_str()), ScanArgsParquet::default())
         .map_err(pl(path))
 }
 
-fn u64_column(df: &DataFrame, name: &str, path: &Path) -> Result<Vec<u64>, CountError> {
+pub(super) fn u64_column(df: &DataFrame, name: &str, path: &Path) -> Result<Vec<u64>, CountError> {
     let c = df
         .column(name)
         .map_err(pl(path))?
@@ -186,7 +186,12 @@ pub fn count_shard(
         })
         .collect();
     let (pearson, spearman) = correlate(&dx, &dy);
-    let trump_use = count_trump_use(tricks)?;
+    let schema = scan(tricks)?.collect_schema().map_err(pl(tricks))?;
+    let trump_use = if schema.contains("card_s1") {
+        super::seat_trump_use::count_seat_trump_use(tricks)?
+    } else {
+        count_trump_use(tricks)?
+    };
     Ok(ShardCounts {
         g1_policy,
         g2_policy,

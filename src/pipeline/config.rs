@@ -205,6 +205,10 @@ pub struct VariantSection {
     /// the standard two-player game when absent.
     #[serde(default)]
     pub rules: Option<crate::game::RulesSpec>,
+    /// How a follower reads "win the trick" when its partner is winning (`"verbatim"`, the
+    /// default, or `"partner-aware"`; games with partners only).
+    #[serde(default)]
+    pub reading: Option<crate::policy::FollowReading>,
     /// Overrides `simulate.policies` (names of defined policies, in matchup order).
     #[serde(default)]
     pub policies: Option<Vec<String>>,
@@ -320,6 +324,8 @@ pub struct Study {
     pub policies: Vec<PolicySpec>,
     /// The rules its games are played under (the standard game for the main study).
     pub rules: crate::game::RulesSpec,
+    /// How a follower reads "win the trick" when its partner is winning.
+    pub reading: crate::policy::FollowReading,
 }
 
 /// A study's game count, as the configuration gives it.
@@ -567,12 +573,13 @@ impl Config {
                 && v.games_per_matchup.is_none()
                 && v.tie_break.is_none()
                 && v.rules.is_none()
+                && v.reading.is_none()
                 && v.policies.is_none()
                 && v.policy.is_empty()
             {
                 return Err(bad(
                     &format!("variants.{name}"),
-                    "the variant overrides nothing, so it would repeat the main study; set at least one of deal_source, seed, games, tie_break, rules, policies or a [variants.NAME.policy.POLICY] table".into(),
+                    "the variant overrides nothing, so it would repeat the main study; set at least one of deal_source, seed, games, tie_break, rules, reading, policies or a [variants.NAME.policy.POLICY] table".into(),
                 ));
             }
             self.check_variant_policies(name, v)?;
@@ -595,10 +602,18 @@ impl Config {
             };
             let kv = v.policies.as_ref().map_or(k, Vec::len);
             check_count(g, kv, &format!("variants.{name}")).map_err(|(f, m)| bad(&f, m))?;
-            if let Some(r) = v.rules {
-                let field = format!("variants.{name}.rules");
-                crate::pipeline::study_rules::check(r, &self.variant_policies(v))
-                    .map_err(|m| bad(&field, m))?;
+            if v.rules.is_some() || v.reading.is_some() {
+                let field = if v.rules.is_some() {
+                    format!("variants.{name}.rules")
+                } else {
+                    format!("variants.{name}.reading")
+                };
+                crate::pipeline::study_rules::check(
+                    v.rules.unwrap_or_default(),
+                    v.reading.unwrap_or_default(),
+                    &self.variant_policies(v),
+                )
+                .map_err(|m| bad(&field, m))?;
             }
         }
         for (field, v) in [
@@ -794,6 +809,7 @@ impl Config {
             games: self.main_games(),
             policies: policies(None),
             rules: Default::default(),
+            reading: Default::default(),
         }];
         for (name, v) in &self.variants {
             out.push(Study {
@@ -805,6 +821,7 @@ impl Config {
                     .unwrap_or_else(|| self.main_games()),
                 policies: self.variant_policies(v),
                 rules: v.rules.unwrap_or_default(),
+                reading: v.reading.unwrap_or_default(),
             });
         }
         out
@@ -853,6 +870,7 @@ fn check_distinct_designs(studies: &[Study]) -> Result<(), (String, String)> {
                 && a.games_per_matchup() == b.games_per_matchup()
                 && a.policies == b.policies
                 && a.rules == b.rules
+                && a.reading == b.reading
             {
                 let field = if i == 0 {
                     "simulate".to_string()

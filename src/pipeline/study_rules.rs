@@ -1,6 +1,7 @@
 //! The rules a pipeline study may be played under, checked once when `pipeline.toml` is read:
-//! a valid variant (see `game::RulesSpec`) whose games the shard tables can hold, and under
-//! which every policy of the study has a meaning.
+//! a valid variant (see `game::RulesSpec`) whose games the shard tables can hold (two players,
+//! or two teams of two or three), a follow reading that has a meaning there, and under which
+//! every policy of the study has a meaning.
 //!
 //! Invariant: a study whose rules pass [`check`] simulates without a rules error.
 
@@ -9,19 +10,17 @@ use crate::policy::{FollowReading, PolicySpec, TablePolicy};
 
 /// `Ok` if a study of `policies` can be played under `spec`; else what is wrong and what would
 /// be valid (the caller names the file and the field).
-pub fn check(spec: RulesSpec, policies: &[PolicySpec]) -> Result<(), String> {
+pub fn check(
+    spec: RulesSpec,
+    reading: FollowReading,
+    policies: &[PolicySpec],
+) -> Result<(), String> {
     let rules = spec.validate().map_err(|e| e.to_string())?;
-    if rules.players() != 2 || rules.tricks() != 20 || spec.target.is_some() {
-        return Err(format!(
-            "a pipeline study plays two-player games of 20 tricks to the end (its tables have two \
-             seats); players = {}, deck = {}, target = {:?} is a variant the engine plays \
-             (`game::play_table`) but the study tables cannot hold yet: use players = 2, \
-             deck = 40 and no target",
-            spec.players, spec.deck, spec.target
-        ));
+    if let Some(problem) = crate::tournament::table_problem(&rules, reading) {
+        return Err(problem);
     }
     for p in policies {
-        TablePolicy::new(p, &rules, FollowReading::Verbatim).map_err(|e| e.to_string())?;
+        TablePolicy::new(p, &rules, reading).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -39,7 +38,7 @@ mod tests {
     }
 
     #[test]
-    fn two_player_variants_pass_and_the_rest_say_why() {
+    fn two_player_and_team_variants_pass_and_the_rest_say_why() {
         let d = RulesSpec::default();
         for ok in [
             RulesSpec {
@@ -55,16 +54,44 @@ mod tests {
                 ..d
             },
         ] {
-            check(ok, &paper()).unwrap();
+            check(ok, FollowReading::Verbatim, &paper()).unwrap();
         }
-        let e = check(RulesSpec { players: 4, ..d }, &paper()).unwrap_err();
-        assert!(e.contains("players = 4"), "{e}");
+        for players in [4, 6] {
+            let four = RulesSpec {
+                players,
+                deck: if players == 6 { 36 } else { 40 },
+                ..d
+            };
+            check(four, FollowReading::Verbatim, &paper()).unwrap();
+            check(four, FollowReading::PartnerAware, &paper()).unwrap();
+        }
+        let e = check(d, FollowReading::PartnerAware, &paper()).unwrap_err();
+        assert!(e.contains("no seat has a partner"), "{e}");
+        let e = check(
+            RulesSpec {
+                players: 3,
+                deck: 39,
+                ..d
+            },
+            FollowReading::Verbatim,
+            &paper(),
+        )
+        .unwrap_err();
+        assert!(e.contains("players = 3"), "{e}");
+        let e = check(
+            RulesSpec { deck: 36, ..d },
+            FollowReading::Verbatim,
+            &paper(),
+        )
+        .unwrap_err();
+        assert!(e.contains("deck = 36"), "{e}");
         let e = check(
             RulesSpec {
                 players: 6,
                 hand_size: 5,
                 ..d
             },
+            FollowReading::Verbatim,
             &paper(),
         )
         .unwrap_err();
@@ -75,6 +102,7 @@ mod tests {
                 trump: TrumpRule::None,
                 ..d
             },
+            FollowReading::Verbatim,
             &paper(),
         )
         .unwrap_err();

@@ -34,6 +34,11 @@ pub enum FollowReading {
 }
 
 impl FollowReading {
+    /// Whether this is the verbatim reading (the default, omitted from serialised specs).
+    pub fn is_verbatim(&self) -> bool {
+        *self == FollowReading::Verbatim
+    }
+
     /// The name used in `pipeline.toml` and the report.
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -102,6 +102,8 @@ pub struct ReportContext {
     pub provenance: Provenance,
     /// Figure 2's minimum games per bin, as configured.
     pub min_games_per_bin: u64,
+    /// The rule variants' part (team games, the draw-order test, other variants).
+    pub variants: super::variants::VariantsView,
 }
 
 fn view(
@@ -216,6 +218,7 @@ impl ReportContext {
             comparison,
             provenance,
             min_games_per_bin,
+            variants: super::variants::VariantsView::of(results),
         })
     }
 }

@@ -18,6 +18,7 @@ pub mod render;
 pub mod report_format;
 pub mod scorecard;
 pub mod study_verdict;
+pub mod variants;
 
 pub use context::ReportContext;
 pub use error::RenderError;

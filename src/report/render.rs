@@ -268,6 +268,7 @@ pub fn render_report(
                 scored => c.scored,
                 provenance => to_value(&c.provenance),
                 min_games_per_bin => c.min_games_per_bin,
+                variants => to_value(&c.variants),
                 verdicts => to_value(
                     super::scorecard::Verdict::ALL.iter().map(|v| v.label()).collect::<Vec<_>>()
                 ),

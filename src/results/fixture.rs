@@ -378,6 +378,7 @@ pub fn study(
             games_total: per * (k * k) as u64,
             policies: specs,
             rules: None,
+            reading: None,
         },
         table3,
         folk_theorem,

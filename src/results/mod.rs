@@ -38,6 +38,10 @@ pub struct StudySettings {
     /// standard study's results keep their bytes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<String>,
+    /// The follow reading (`partner-aware`) when it is not verbatim (absent otherwise, so
+    /// existing studies' results keep their bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<String>,
 }
 
 /// Results of one study.

@@ -10,7 +10,9 @@ mod dotnet_random;
 mod export;
 mod game_batch;
 mod matchup;
+mod seat_shard;
 mod seat_streams;
+mod seat_tables;
 mod shard;
 mod shard_tables;
 mod table_batch;
@@ -27,11 +29,14 @@ pub use game_batch::{
     BatchStreams, PlayedGame, play_batch, play_batch_generic, play_outcomes, play_outcomes_generic,
 };
 pub use matchup::Matchup;
-pub use seat_streams::{seat_key, seat_keys};
+pub use seat_streams::{seat_key, seat_keys, table_seat_key};
+pub use seat_tables::{seat_column, seat_game_frame, seat_trick_frame};
 pub use shard::{
     CHUNK_GAMES, GAMES_FILE, SHARD_FILE, ShardError, ShardSpec, ShardSummary, TRICKS_FILE,
+    table_problem,
 };
 pub use shard_tables::{GAME_COLUMNS, TRICK_COLUMNS, game_frame, trick_frame, winner_text};
+pub use table_batch::{TableGame, play_batch_seats};
 pub use tournament_run::{
     MANIFEST_FILE, Manifest, ManifestShard, OutState, TournamentError, file_kind, out_state,
     read_manifest, run_tournament,

@@ -19,15 +19,25 @@ use crate::game::Seat;
 /// assert_ne!(seat_key(42, "greedy", Seat::G1), seat_key(42, "greedy", Seat::G2));
 /// ```
 pub fn seat_key(seed: i64, policy: &str, seat: Seat) -> [u8; 32] {
+    table_seat_key(
+        seed,
+        policy,
+        match seat {
+            Seat::G1 => 0,
+            Seat::G2 => 1,
+        },
+    )
+}
+
+/// The key of `policy`'s stream at 0-based seat `seat` of a table of any size; seats 0 and 1
+/// have the two-player game's G1 and G2 keys.
+pub fn table_seat_key(seed: i64, policy: &str, seat: u8) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(b"briscola/seat-rng/v1\0");
     h.update(seed.to_le_bytes());
     h.update((policy.len() as u64).to_le_bytes());
     h.update(policy.as_bytes());
-    h.update([match seat {
-        Seat::G1 => 1u8,
-        Seat::G2 => 2u8,
-    }]);
+    h.update([seat + 1]);
     h.finalize().into()
 }
 

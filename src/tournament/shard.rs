@@ -80,6 +80,11 @@ pub struct ShardSpec {
     /// a standard shard's description, cache key and bytes are those of the two-player engine).
     #[serde(default, skip_serializing_if = "RulesSpec::is_default")]
     pub rules: RulesSpec,
+    /// How a follower reads "win the trick" when its partner is winning (tables with
+    /// partnerships only); omitted from the JSON when verbatim, so two-player shards keep
+    /// their bytes.
+    #[serde(default, skip_serializing_if = "FollowReading::is_verbatim")]
+    pub reading: FollowReading,
     /// Games in this matchup.
     pub games: u64,
     /// Seat 1's policy.
@@ -118,6 +123,7 @@ impl ShardSpec {
             deal_source,
             seed,
             rules,
+            reading: FollowReading::Verbatim,
             games,
             g1: m.g1.clone(),
             g2: m.g2.clone(),
@@ -150,8 +156,9 @@ impl ShardSpec {
         }
     }
 
-    /// The validated rules and the two seats' policies under them, or why the shard tables
-    /// (two seats, 20 tricks per game) cannot hold this variant.
+    /// The validated rules and the two sides' policies under them, or why the shard tables
+    /// (two-player games of 20 tricks, or two teams of two or three seats) cannot hold this
+    /// variant.
     fn table_policies(&self) -> Result<(crate::game::Rules, TablePolicy, TablePolicy), ShardError> {
         let err = |message: String| ShardError::Rules {
             g1: self.g1.name.clone(),
@@ -159,13 +166,11 @@ impl ShardSpec {
             message,
         };
         let rules = self.rules.validate().map_err(|e| err(e.to_string()))?;
-        if rules.players() != 2 || rules.tricks() != 20 || rules.spec().target.is_some() {
-            return Err(err(
-                "shard tables hold two-player games of 20 tricks played to the end: use players = 2, deck = 40 and no target".into(),
-            ));
+        if let Some(message) = table_problem(&rules, self.reading) {
+            return Err(err(message));
         }
         let build = |p: &PolicySpec| {
-            TablePolicy::new(p, &rules, FollowReading::Verbatim).map_err(|e| err(e.to_string()))
+            TablePolicy::new(p, &rules, self.reading).map_err(|e| err(e.to_string()))
         };
         Ok((rules, build(&self.g1)?, build(&self.g2)?))
     }
@@ -183,6 +188,9 @@ impl ShardSpec {
         let p1 = build(&self.g1)?;
         let p2 = build(&self.g2)?;
         let (rules, t1, t2) = self.table_policies()?;
+        if rules.players() > 2 {
+            return self.run_seats(&rules, [&t1, &t2], stream, dir, progress);
+        }
         let games_path = dir.join(GAMES_FILE);
         let tricks_path = dir.join(TRICKS_FILE);
         let mut games_w = TableWriter::create(&games_path)?;
@@ -272,15 +280,46 @@ impl ShardSpec {
     }
 }
 
+/// Why the shard tables cannot hold games of `rules` read under `reading`, if they cannot: they
+/// hold two-player games of 20 tricks played to the end, and games of two teams (four or six
+/// seats); the partner-aware reading needs partners.
+pub fn table_problem(rules: &crate::game::Rules, reading: FollowReading) -> Option<String> {
+    let spec = rules.spec();
+    if rules.players() == 2 && (rules.tricks() != 20 || spec.target.is_some()) {
+        return Some(format!(
+            "two-player shard tables hold games of 20 tricks played to the end; deck = {}, \
+             target = {:?} is a variant the engine plays (`game::play_table`) but the tables \
+             cannot hold yet: use deck = 40 and no target",
+            spec.deck, spec.target
+        ));
+    }
+    if rules.sides() != 2 {
+        return Some(format!(
+            "players = {}: a study's tables hold two sides (two players, or four or six in two \
+             teams); three players each on their own is a game the engine plays \
+             (`game::play_table`) but the study tables cannot hold yet: use players = 2, 4 or 6",
+            spec.players
+        ));
+    }
+    if reading == FollowReading::PartnerAware && rules.players() == 2 {
+        return Some(
+            "reading = \"partner-aware\" with players = 2: no seat has a partner, so both \
+             readings play the paper's policies exactly; drop `reading` or use players = 4 or 6"
+                .into(),
+        );
+    }
+    None
+}
+
 /// A Parquet file written one row group per chunk.
-struct TableWriter {
+pub(super) struct TableWriter {
     path: PathBuf,
     inner: Option<polars::io::parquet::write::BatchedWriter<File>>,
     file: Option<File>,
 }
 
 impl TableWriter {
-    fn create(path: &Path) -> Result<TableWriter, ShardError> {
+    pub(super) fn create(path: &Path) -> Result<TableWriter, ShardError> {
         let f = File::create(path).map_err(|source| ShardError::Io {
             path: path.to_path_buf(),
             source,
@@ -292,7 +331,7 @@ impl TableWriter {
         })
     }
 
-    fn write(&mut self, df: &DataFrame) -> Result<(), ShardError> {
+    pub(super) fn write(&mut self, df: &DataFrame) -> Result<(), ShardError> {
         let path = self.path.clone();
         let err = move |source| ShardError::Table {
             path: path.clone(),
@@ -310,7 +349,7 @@ impl TableWriter {
         w.write_batch(df).map_err(&err)
     }
 
-    fn finish(self) -> Result<(), ShardError> {
+    pub(super) fn finish(self) -> Result<(), ShardError> {
         if let Some(w) = self.inner {
             w.finish().map_err(|source| ShardError::Table {
                 path: self.path.clone(),

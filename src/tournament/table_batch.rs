@@ -1,7 +1,8 @@
 //! A batch of two-player games under non-standard rules (loser-first draws, Scoperta, redraw,
 //! must-follow-suit, five-card hands, another first leader), played by the general engine and
 //! reported in the shard tables' shape, so every analysis stage reads them as it reads the
-//! standard game.
+//! standard game; and a batch of games at a table of any size (four or six players in two
+//! teams), reported seat by seat ([`play_batch_seats`]).
 //!
 //! Invariant: the result is identical for any number of rayon threads (each game is a pure
 //! function of its deck and its seats' streams, keyed by the game's index; results are
@@ -10,7 +11,7 @@
 use rayon::prelude::*;
 
 use crate::game::{
-    Deck, GameOutcome, Rules, Seat, TableOutcome, TableTrick, TrickRecord, play_table,
+    Deck, GameOutcome, Rules, Seat, SeatRng, TableOutcome, TableTrick, TrickRecord, play_table,
 };
 use crate::policy::TablePolicy;
 
@@ -76,6 +77,44 @@ pub fn play_batch_table(
                 outcome: outcome(&o),
                 tricks: tricks.map(|t| t.expect("a game has exactly 20 tricks")),
             }
+        })
+        .collect()
+}
+
+/// One game at a table of any size: its outcome and its tricks in order.
+#[derive(Clone, Debug)]
+pub struct TableGame {
+    /// The outcome (per-seat arrays hold `players` meaningful entries).
+    pub outcome: TableOutcome,
+    /// The tricks, in order.
+    pub tricks: Vec<TableTrick>,
+}
+
+/// Play every deck under `rules` (any number of seats) with `seats[s]` deciding for seat `s`;
+/// game `i`'s seat `s` draws from `SeatRng::new(keys[s], first_game + i)`.
+///
+/// # Panics
+/// If `seats` or `keys` does not hold one entry per player.
+pub fn play_batch_seats(
+    rules: &Rules,
+    decks: &[Deck],
+    first_game: u64,
+    keys: &[[u8; 32]],
+    seats: &[&TablePolicy],
+) -> Vec<TableGame> {
+    assert!(seats.len() == rules.players() && keys.len() == rules.players());
+    decks
+        .par_iter()
+        .enumerate()
+        .with_min_len(512)
+        .map(|(i, d)| {
+            let g = first_game + i as u64;
+            let mut rngs: Vec<SeatRng> = keys.iter().map(|k| SeatRng::new(*k, g)).collect();
+            let mut tricks = Vec::with_capacity(rules.tricks());
+            let outcome = play_table(rules, d, seats, &mut rngs, &mut |t: &TableTrick| {
+                tricks.push(*t)
+            });
+            TableGame { outcome, tricks }
         })
         .collect()
 }

@@ -19,7 +19,8 @@ fn impossible_variants_and_meaningless_policies_exit_2_naming_the_field() {
             "{ players = 4, scoperta = true }",
             "Scoperta is a two-player game",
         ),
-        ("{ players = 4 }", "players = 4"),
+        ("{ players = 3, deck = 39 }", "players = 3"),
+        ("{ deck = 36 }", "deck = 36"),
         ("{ deck = 39 }", "deck = 39 with players = 2"),
         (
             "{ hand_size = 5, trump = \"none\" }",
@@ -36,6 +37,70 @@ fn impossible_variants_and_meaningless_policies_exit_2_naming_the_field() {
         assert!(err.contains(want), "{rules}: {err} should say {want:?}");
         assert!(!err.contains("panicked"), "{err}");
     }
+}
+
+#[test]
+fn a_reading_without_partners_or_unknown_exits_2_naming_the_field() {
+    for (extra, want) in [
+        ("reading = \"partner-aware\"\n", "no seat has a partner"),
+        (
+            "reading = \"partner-aware\"\nrules = { players = 3, deck = 39 }\n",
+            "players = 3",
+        ),
+        ("reading = \"sideways\"\n", "variants.v"),
+    ] {
+        let cfg = format!("{BASE_CONFIG}\n[variants.v]\nlabel = \"a variant\"\n{extra}");
+        let dir = study(&cfg);
+        let out = briscola(&["run"], dir.path());
+        assert_exit(&out, 2);
+        let err = stderr(&out);
+        assert!(err.contains("variants.v"), "{extra}: {err}");
+        assert!(err.contains(want), "{extra}: {err} should say {want:?}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+/// The four-player blind study in both readings runs end to end through the real binary: its
+/// shards hold four seats, its analysis runs on the two partnerships, and the report answers
+/// the variant questions (greedy's dominance, the briscola effect against two-player play).
+#[test]
+fn four_player_studies_run_in_both_readings_and_are_reported() {
+    let cfg = format!(
+        "{BASE_CONFIG}\n[variants.four]\nlabel = \"four players\"\nrules = {{ players = 4 }}\n\
+         \n[variants.four-aware]\nlabel = \"four players, partner-aware\"\n\
+         rules = {{ players = 4 }}\nreading = \"partner-aware\"\n"
+    );
+    let dir = study(&cfg);
+    let out = briscola(&["run"], dir.path());
+    assert_exit(&out, 0);
+    assert!(stdout(&out).contains("simulate/four/greedy-vs-hoarder"));
+    let shard = dir
+        .path()
+        .join("outputs/four/simulate/greedy-vs-hoarder/shard.json");
+    let text =
+        std::fs::read_to_string(&shard).unwrap_or_else(|e| panic!("{}: {e}", shard.display()));
+    assert!(text.contains("\"players\": 4"), "{text}");
+    let aware = std::fs::read_to_string(
+        dir.path()
+            .join("outputs/four-aware/simulate/greedy-vs-hoarder/shard.json"),
+    )
+    .unwrap();
+    assert!(aware.contains("\"reading\": \"partner-aware\""), "{aware}");
+    assert!(
+        !text.contains("reading"),
+        "verbatim is the default, omitted: {text}"
+    );
+    let report = std::fs::read_to_string(dir.path().join("outputs/report.md")).unwrap();
+    for want in [
+        "Does greedy still dominate the four-player blind game?",
+        "Is the briscola effect larger with partners?",
+        "`four` (verbatim)",
+        "`four-aware` (partner-aware)",
+    ] {
+        assert!(report.contains(want), "the report says {want:?}");
+    }
+    let html = std::fs::read_to_string(dir.path().join("outputs/report.html")).unwrap();
+    assert!(html.contains("id=\"variants-briscola-effect\""));
 }
 
 #[test]
@@ -80,4 +145,102 @@ fn four_player_game_through_the_public_api() {
     }
     let sides = out.side_points(&rules);
     assert_eq!(sides[0] + sides[1], 120);
+}
+
+/// A four-player shard written by the simulate stage and counted by the aggregate stage equals
+/// the same games played through the public API: the sides' wins, ties, briscola imbalances and
+/// Table 5's trump counts (a trump "wins" when that card took the trick; "wasted" when every
+/// other card of the trick is worth nothing), seat streams keyed by seat.
+#[test]
+fn a_four_player_shard_is_counted_by_side() {
+    use briscola::analysis::shard_counts::count_shard;
+    use briscola::tournament::{
+        DealSourceKind, DealStream, GAMES_FILE, ShardSpec, TRICKS_FILE, play_batch_seats,
+        table_seat_key,
+    };
+    let spec = RulesSpec {
+        players: 4,
+        ..RulesSpec::default()
+    };
+    let rules = spec.validate().unwrap();
+    let g = PolicySpec::paper(PolicyKind::Greedy, TieBreak::AsReleased);
+    let h = PolicySpec::paper(PolicyKind::Hoarder, TieBreak::AsReleased);
+    let reading = FollowReading::PartnerAware;
+    let games = 700u64;
+    let shard = ShardSpec {
+        deal_source: DealSourceKind::Chacha,
+        seed: 11,
+        rules: spec,
+        reading,
+        games,
+        g1: g.clone(),
+        g2: h.clone(),
+        first_game: 0,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let summary = shard.run(dir.path(), &|_| {}).unwrap();
+    let counts = count_shard(
+        &dir.path().join(GAMES_FILE),
+        &dir.path().join(TRICKS_FILE),
+        &|_, _| (None, None),
+    )
+    .unwrap();
+
+    let mut decks = Vec::new();
+    DealStream::chacha(11, g.stream_name(), h.stream_name()).next_chunk(games as usize, &mut decks);
+    let tg = TablePolicy::new(&g, &rules, reading).unwrap();
+    let th = TablePolicy::new(&h, &rules, reading).unwrap();
+    let names = [g.stream_name(), h.stream_name()];
+    let keys: Vec<[u8; 32]> = (0..4)
+        .map(|s| table_seat_key(11, names[s % 2], s as u8))
+        .collect();
+    let played = play_batch_seats(&rules, &decks, 0, &keys, &[&tg, &th, &tg, &th]);
+    let (mut wins, mut ties, mut folk_games) = (0u64, 0u64, 0u64);
+    let mut trumps = [(0u64, 0u64, 0u64, 0u64); 2];
+    for p in &played {
+        let o = &p.outcome;
+        match o.winner_side(&rules) {
+            None => ties += 1,
+            Some(0) => wins += 1,
+            Some(_) => {}
+        }
+        let b = o.side_briscole(&rules);
+        if o.winner_side(&rules).is_some() && b[0] != b[1] {
+            folk_games += 1;
+        }
+        for t in &p.tricks {
+            for s in 0..4 {
+                let c = t.card_of(s);
+                if Some(c.suit()) != o.trump {
+                    continue;
+                }
+                let u = &mut trumps[s % 2];
+                u.0 += 1;
+                if t.winner as usize == s {
+                    u.1 += 1;
+                    u.2 += t.points as u64;
+                }
+                if t.points == c.points() {
+                    u.3 += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(counts.games, games);
+    assert_eq!((counts.g1_wins, counts.ties), (wins, ties));
+    assert_eq!((summary.g1_wins, summary.ties), (wins, ties));
+    assert_eq!(counts.folk.iter().flatten().sum::<u64>(), folk_games);
+    assert_eq!(
+        counts.deltas.iter().map(|d| d.non_tied).sum::<u64>(),
+        games - ties
+    );
+    for (u, want) in counts.trump_use.iter().zip(trumps) {
+        assert_eq!((u.n_played, u.wins, u.points_won, u.wasted), want);
+        assert!(u.n_played > 0);
+    }
+    // Ten trumps in a 40-card deck: the two sides' counts sum to ten in every game.
+    assert!(played.iter().all(|p| {
+        let b = p.outcome.side_briscole(&rules);
+        b[0] + b[1] == 10
+    }));
 }

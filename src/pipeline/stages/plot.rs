@@ -29,6 +29,7 @@ pub fn metas(cfg: &Config) -> Vec<StudyMeta> {
                 policies: s.policies.clone(),
                 rules: (s.rules != crate::game::RulesSpec::default())
                     .then(|| serde_json::to_string(&s.rules).unwrap_or_default()),
+                reading: (!s.reading.is_verbatim()).then(|| s.reading.as_str().to_string()),
             },
         })
         .collect()

@@ -19,13 +19,15 @@ pub fn job_id(study: &str, m: &Matchup) -> String {
 
 /// The shard spec of matchup `m` of `study`.
 pub fn shard_spec(study: &Study, m: &Matchup) -> ShardSpec {
-    ShardSpec::for_matchup(
+    let mut spec = ShardSpec::for_matchup(
         study.deal_source,
         study.seed,
         study.rules,
         study.games_per_matchup(),
         m,
-    )
+    );
+    spec.reading = study.reading;
+    spec
 }
 
 /// One job per matchup.
