@@ -84,6 +84,8 @@ impl ShardSpec {
             non_tied,
             g1_wins,
             ties,
+            // Counted per side from the trick table by the aggregate stage.
+            trump_use: Default::default(),
         };
         let summary_path = dir.join(SHARD_FILE);
         let mut text = serde_json::to_string_pretty(&summary).expect("summary serialises");
