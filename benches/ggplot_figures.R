@@ -2,7 +2,7 @@
 # pipeline's own results.json, as a reference to compare our plotters figures against (issue 11,
 # item 3). Not part of the report; nothing reads its output.
 #
-#   Rscript benches/ggplot_figures.R outputs/report/results.json /tmp/ggplot [study]
+#   Rscript benches/ggplot_figures.R outputs/results.json /tmp/ggplot [study]
 #
 # R 4.2.2, ggplot2 3.4.1, jsonlite (Debian packages r-base-core, r-cran-ggplot2,
 # r-cran-jsonlite). Writes <out>/<study>-figure2.png, -table3.png, -breakeven.png at 2x (the size

@@ -12,7 +12,8 @@ use plotters::prelude::*;
 use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, palette};
 use super::layout::matchup_label;
 use super::legend::{Legend, Swatch};
-use super::ticks::{Ticks, fixed};
+use super::number::fixed;
+use super::ticks::Ticks;
 use crate::results::StudyResults;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 

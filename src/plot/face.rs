@@ -94,8 +94,7 @@ impl Face {
     /// The embedded faces, parsed once per process.
     pub fn get() -> Result<&'static Face, &'static str> {
         FACE.get_or_init(|| {
-            let regular =
-                FontRef::try_from_slice(dejavu::sans::regular()).map_err(|_| "normal")?;
+            let regular = FontRef::try_from_slice(dejavu::sans::regular()).map_err(|_| "normal")?;
             let bold = FontRef::try_from_slice(dejavu::sans::bold()).map_err(|_| "bold")?;
             Ok(Face { regular, bold })
         })
@@ -132,10 +131,10 @@ impl Face {
             let per_unit = run_size / upem;
             for c in text.chars() {
                 let id = font.glyph_id(c);
-                if let Some((p, psub)) = prev {
-                    if psub == sub {
-                        x += f64::from(font.kern_unscaled(p, id)) * per_unit;
-                    }
+                if let Some((p, psub)) = prev
+                    && psub == sub
+                {
+                    x += f64::from(font.kern_unscaled(p, id)) * per_unit;
                 }
                 glyphs.push(PlacedGlyph {
                     id,

@@ -16,7 +16,8 @@ use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, pale
 use super::font::FAMILY;
 use super::layout::{matchup_label, policy_names};
 use super::legend::{Legend, Swatch};
-use super::ticks::{Ticks, fixed};
+use super::number::{fixed, grouped};
+use super::ticks::Ticks;
 use crate::results::{Figure2Bin, StudyResults};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -61,9 +62,11 @@ impl<'a> Figure2<'a> {
 
     /// The shared Δ axis: the kept bins' range with half a bin's margin, integer ticks.
     pub fn x_axis(&self) -> Ticks {
-        let (lo, hi) = self.all_kept().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), b| {
-            (lo.min(f64::from(b.delta)), hi.max(f64::from(b.delta)))
-        });
+        let (lo, hi) = self
+            .all_kept()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), b| {
+                (lo.min(f64::from(b.delta)), hi.max(f64::from(b.delta)))
+            });
         let (lo, hi) = if lo <= hi { (lo, hi) } else { (-1.0, 1.0) };
         Ticks::fitted(lo.min(0.0), hi.max(0.0), 0.6, 10, 1.0)
     }
@@ -85,8 +88,8 @@ pub fn bin_tip(g1: &str, g2: &str, b: &Figure2Bin) -> String {
         "{} — Δ = {}: G1 won {} of {} non-tied games, rate {:.3} (Wilson 95% {:.3}–{:.3})",
         matchup_label(g1, g2),
         fixed(f64::from(b.delta), 0),
-        b.wins,
-        b.n,
+        grouped(b.wins),
+        grouped(b.n),
         b.rate,
         b.lo,
         b.hi
@@ -185,10 +188,20 @@ fn draw_panel<DB: Canvas>(
     let (x0, x1) = (x_axis.range().start, x_axis.range().end);
     let (y0, y1) = (y_axis.range().start, y_axis.range().end);
     chart
-        .draw_series(DashedLineSeries::new(vec![(0.0, y0), (0.0, y1)], 4, 4, guide))
+        .draw_series(DashedLineSeries::new(
+            vec![(0.0, y0), (0.0, y1)],
+            4,
+            4,
+            guide,
+        ))
         .msg()?;
     chart
-        .draw_series(DashedLineSeries::new(vec![(x0, 0.5), (x1, 0.5)], 4, 4, guide))
+        .draw_series(DashedLineSeries::new(
+            vec![(x0, 0.5), (x1, 0.5)],
+            4,
+            4,
+            guide,
+        ))
         .msg()?;
     if bins.is_empty() {
         chart

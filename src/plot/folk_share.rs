@@ -10,6 +10,7 @@ use plotters::prelude::*;
 
 use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, palette};
 use super::layout::matchup_label;
+use super::number::grouped;
 use super::ticks::Ticks;
 use crate::results::StudyResults;
 
@@ -33,7 +34,9 @@ impl<'a> FolkShare<'a> {
         let f = &self.study.folk_theorem;
         let tip = |label: &str, wins: u64, games: u64, rate: f64, lo: f64, hi: f64| {
             format!(
-                "{label}: the majority holder won {wins} of {games} decided, briscola-unequal games, {rate:.4} (Wilson 95% {lo:.4}–{hi:.4})"
+                "{label}: the majority holder won {} of {} decided, briscola-unequal games, {rate:.4} (Wilson 95% {lo:.4}–{hi:.4})",
+                grouped(wins),
+                grouped(games)
             )
         };
         let mut rows: Vec<_> = f
@@ -55,8 +58,16 @@ impl<'a> FolkShare<'a> {
     pub fn x_axis(&self) -> Ticks {
         let rows = self.rows();
         let finite = |v: &f64| v.is_finite();
-        let lo = rows.iter().map(|r| r.2).filter(finite).fold(f64::INFINITY, f64::min);
-        let hi = rows.iter().map(|r| r.3).filter(finite).fold(f64::NEG_INFINITY, f64::max);
+        let lo = rows
+            .iter()
+            .map(|r| r.2)
+            .filter(finite)
+            .fold(f64::INFINITY, f64::min);
+        let hi = rows
+            .iter()
+            .map(|r| r.3)
+            .filter(finite)
+            .fold(f64::NEG_INFINITY, f64::max);
         let (lo, hi) = if lo < hi { (lo, hi) } else { (0.0, 1.0) };
         let pad = ((hi - lo) * 0.1).max(0.005);
         Ticks::fitted((lo - pad).max(0.0), (hi + pad).min(1.0), 0.0, 7, 0.0)

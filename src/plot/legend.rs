@@ -64,7 +64,11 @@ impl Legend {
     }
 
     /// Draw the row with its vertical middle at `y`, starting at `x`.
-    pub fn draw<DB: Canvas>(&self, root: &DrawingArea<DB, Shift>, (x, y): (i32, i32)) -> DrawResult {
+    pub fn draw<DB: Canvas>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        (x, y): (i32, i32),
+    ) -> DrawResult {
         let style = font(SIZE);
         let mut x = x;
         for (swatch, label) in &self.entries {
@@ -90,10 +94,16 @@ fn draw_swatch<DB: Canvas>(
     let mid = x + SWATCH / 2;
     match swatch {
         Swatch::PointBand(ink, band) => {
-            root.draw(&Rectangle::new([(x, y - 6), (x + SWATCH, y + 6)], band.filled()))
-                .msg()?;
-            root.draw(&PathElement::new(vec![(x, y), (x + SWATCH, y)], ink.stroke_width(1)))
-                .msg()?;
+            root.draw(&Rectangle::new(
+                [(x, y - 6), (x + SWATCH, y + 6)],
+                band.filled(),
+            ))
+            .msg()?;
+            root.draw(&PathElement::new(
+                vec![(x, y), (x + SWATCH, y)],
+                ink.stroke_width(1),
+            ))
+            .msg()?;
             root.draw(&Circle::new((mid, y), 3, ink.filled())).msg()?;
         }
         Swatch::Point(ink) => {
@@ -107,19 +117,28 @@ fn draw_swatch<DB: Canvas>(
             .msg()?;
         }
         Swatch::Bar(ink) => {
-            root.draw(&Rectangle::new([(x + 4, y - 6), (x + SWATCH - 4, y + 6)], ink.filled()))
-                .msg()?;
+            root.draw(&Rectangle::new(
+                [(x + 4, y - 6), (x + SWATCH - 4, y + 6)],
+                ink.filled(),
+            ))
+            .msg()?;
         }
         Swatch::Dashed(ink) => {
             for i in 0..3 {
                 let x0 = x + i * 8;
-                root.draw(&PathElement::new(vec![(x0, y), (x0 + 4, y)], ink.stroke_width(1)))
-                    .msg()?;
+                root.draw(&PathElement::new(
+                    vec![(x0, y), (x0 + 4, y)],
+                    ink.stroke_width(1),
+                ))
+                .msg()?;
             }
         }
         Swatch::Interval(ink) => {
-            root.draw(&PathElement::new(vec![(x, y), (x + SWATCH, y)], ink.stroke_width(2)))
-                .msg()?;
+            root.draw(&PathElement::new(
+                vec![(x, y), (x + SWATCH, y)],
+                ink.stroke_width(2),
+            ))
+            .msg()?;
             root.draw(&Circle::new((mid, y), 4, ink.filled())).msg()?;
         }
     }

@@ -65,7 +65,10 @@ mod tests {
                 sub: false
             }]
         );
-        assert_eq!(plain("Δ_{briscola} = B_{G1} − B_{G2}"), "Δbriscola = BG1 − BG2");
+        assert_eq!(
+            plain("Δ_{briscola} = B_{G1} − B_{G2}"),
+            "Δbriscola = BG1 − BG2"
+        );
         assert_eq!(runs(""), vec![]);
         assert_eq!(runs("_{}"), vec![]);
     }

@@ -2,6 +2,9 @@
 //! tooltips) and 2x PNG (linked from the Markdown report), drawn with plotters on the figures' own
 //! canvases ([`SvgCanvas`], [`PngCanvas`]) and the embedded DejaVu Sans laid out by [`Face`].
 //!
+//! `benches/ggplot_figures.R` draws Figure 2, the Table 3 heatmap and the break-even chart again
+//! with ggplot2 from `results.json`, as a reference to look at beside ours (not part of the report).
+//!
 //! Invariant: the same inputs give byte-identical files (no timestamps, no random ids, no system
 //! fonts).
 //!
@@ -17,6 +20,7 @@ mod font;
 mod layout;
 mod legend;
 pub mod markup;
+mod number;
 mod png_canvas;
 mod svg_canvas;
 mod table3_heatmap;
@@ -26,8 +30,8 @@ mod write;
 
 pub use breakeven::{BreakEvenChart, PaperBreakEven};
 pub use canvas::{Canvas, Figure, Tip, render_png, render_svg};
-pub use face::Face;
 pub use error::PlotError;
+pub use face::Face;
 pub use figure2::Figure2;
 pub use folk_share::FolkShare;
 pub use font::ensure_font;

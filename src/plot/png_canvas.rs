@@ -70,7 +70,8 @@ impl<'a> PngCanvas<'a> {
 
     fn blend(&mut self, x: i32, y: i32, color: BackendColor, coverage: f64) -> Result<(), Err<'a>> {
         if coverage > 0.0 {
-            self.inner.draw_pixel((x, y), color.mix(coverage.min(1.0)))?;
+            self.inner
+                .draw_pixel((x, y), color.mix(coverage.min(1.0)))?;
         }
         Ok(())
     }
@@ -246,7 +247,10 @@ mod tests {
         // 3.3 device pixels. plotters 0.3.7's text drew the ink from the pen position itself.
         let cols = ink("o");
         let first = cols.iter().position(Option::is_some).unwrap();
-        assert!((20 + 2..=20 + 5).contains(&first), "first ink column {first}");
+        assert!(
+            (20 + 2..=20 + 5).contains(&first),
+            "first ink column {first}"
+        );
     }
 
     #[test]
@@ -262,7 +266,10 @@ mod tests {
         let x = |i: usize| layout.glyphs[i].x;
         let one = bottom(x(0), x(1));
         let dot = bottom(x(1), x(2));
-        assert!(one.abs_diff(dot) <= 1, "digit bottom {one}, dot bottom {dot}");
+        assert!(
+            one.abs_diff(dot) <= 1,
+            "digit bottom {one}, dot bottom {dot}"
+        );
         assert!(one.abs_diff(60) <= 1, "baseline at device row 60: {one}");
     }
 

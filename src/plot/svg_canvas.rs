@@ -130,7 +130,11 @@ impl DrawingBackend for SvgCanvas<'_> {
 
     fn draw_pixel(&mut self, p: BackendCoord, color: BackendColor) -> R {
         if color.alpha > 0.0 {
-            let _ = write!(self.body, "<rect x=\"{}\" y=\"{}\" width=\"1\" height=\"1\"", p.0, p.1);
+            let _ = write!(
+                self.body,
+                "<rect x=\"{}\" y=\"{}\" width=\"1\" height=\"1\"",
+                p.0, p.1
+            );
             self.paint(color, "fill");
             self.body.push_str("/>\n");
         }
@@ -205,7 +209,11 @@ impl DrawingBackend for SvgCanvas<'_> {
         fill: bool,
     ) -> R {
         if s.color().alpha > 0.0 {
-            let _ = write!(self.body, "<circle cx=\"{}\" cy=\"{}\" r=\"{radius}\"", c.0, c.1);
+            let _ = write!(
+                self.body,
+                "<circle cx=\"{}\" cy=\"{}\" r=\"{radius}\"",
+                c.0, c.1
+            );
             if fill {
                 self.paint(s.color(), "fill");
             } else {

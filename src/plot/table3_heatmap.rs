@@ -10,8 +10,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, palette};
-use super::ticks::Ticks;
 use super::layout::policy_names;
+use super::number::grouped;
+use super::ticks::Ticks;
 use crate::results::{MatchupRate, StudyResults};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -190,7 +191,7 @@ impl Figure for Table3Heatmap<'_> {
                     Some(c) => {
                         root.draw(&Tip::begin(format!(
                             "{g1} (G1) vs {g2} (G2): G1 won {} of {} non-tied games ({} ties), rate {:.3} (Wilson 95% {:.3}–{:.3})",
-                            c.g1_wins, c.non_tied, c.ties, c.rate, c.lo, c.hi
+                            grouped(c.g1_wins), grouped(c.non_tied), grouped(c.ties), c.rate, c.lo, c.hi
                         )))
                         .msg()?;
                         root.draw(&Rectangle::new(

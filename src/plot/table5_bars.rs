@@ -11,6 +11,7 @@ use plotters::prelude::*;
 
 use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, palette};
 use super::legend::{Legend, Swatch};
+use super::number::grouped;
 use super::ticks::Ticks;
 use crate::results::StudyResults;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -135,11 +136,17 @@ impl Figure for Table5Bars<'_> {
             let x = i as f64;
             let won = format!(
                 "{}: won {} of {} briscola plays ({:.3})",
-                r.policy, r.wins, r.n_played, r.win_rate
+                r.policy,
+                grouped(r.wins),
+                grouped(r.n_played),
+                r.win_rate
             );
             let wasted = format!(
                 "{}: {} of {} briscola plays against a 0-point card ({:.3})",
-                r.policy, r.wasted, r.n_played, r.wasted_fraction
+                r.policy,
+                grouped(r.wasted),
+                grouped(r.n_played),
+                r.wasted_fraction
             );
             for (off, v, c, tip) in [
                 (-0.36, r.win_rate, palette::OURS, won),
@@ -179,9 +186,19 @@ impl Figure for Table5Bars<'_> {
             let v = r.mean_points_per_win;
             let tip = format!(
                 "{}: {} trick points over {} winning briscola plays ({v:.2} per win)",
-                r.policy, r.points_won, r.wins
+                r.policy,
+                grouped(r.points_won),
+                grouped(r.wins)
             );
-            bar(&mut chart, &right, (x - 0.2, x + 0.2), v, format!("{v:.2}"), palette::SECOND, tip)?;
+            bar(
+                &mut chart,
+                &right,
+                (x - 0.2, x + 0.2),
+                v,
+                format!("{v:.2}"),
+                palette::SECOND,
+                tip,
+            )?;
         }
         Ok(())
     }

@@ -3,9 +3,9 @@
 //! Invariant: every test builds its data from `results::fixture`, never from files on disk.
 
 use super::svg_canvas::escape_into as svg_escape;
-use plotters::coord::ranged1d::Ranged;
 use super::*;
 use crate::results::fixture;
+use plotters::coord::ranged1d::Ranged;
 
 fn count(hay: &str, needle: &str) -> usize {
     hay.matches(needle).count()
@@ -77,15 +77,31 @@ fn figure2_has_one_panel_per_matchup_and_one_tooltip_circle_per_kept_bin() {
     assert_eq!(count(&svg, "<circle"), kept.len() + 1);
     assert_eq!(count(&svg, "<g><title>"), kept.len());
     for (p, b) in &kept {
-        let tip = format!("<g><title>{}</title>\n", escape(&figure2::bin_tip(&p.g1_policy, &p.g2_policy, b)));
+        let tip = format!(
+            "<g><title>{}</title>\n",
+            escape(&figure2::bin_tip(&p.g1_policy, &p.g2_policy, b))
+        );
         assert_eq!(count(&svg, &tip), 1, "{tip}");
-        assert!(tip.contains(&format!("won {} of {} non-tied", b.wins, b.n)));
+        let (wins, n) = (number::grouped(b.wins), number::grouped(b.n));
+        assert!(
+            tip.contains(&format!("won {wins} of {n} non-tied")),
+            "{tip}"
+        );
     }
     // text stays text, with real subscripts: Δ with subscript "briscola", B with subscript G1
-    assert!(texts.iter().any(|t| t == "Δbriscola = BG1 − BG2"), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t == "Δbriscola = BG1 − BG2"),
+        "{texts:?}"
+    );
     assert!(svg.contains(">Δ<tspan dy=\""));
-    assert!(svg.contains("font-size=\"9.8\">G1</tspan>"), "subscript at 0.7 of 14");
-    assert!(!svg.contains("_{") && !svg.contains("Δ_"), "no markup left in the SVG");
+    assert!(
+        svg.contains("font-size=\"9.8\">G1</tspan>"),
+        "subscript at 0.7 of 14"
+    );
+    assert!(
+        !svg.contains("_{") && !svg.contains("Δ_"),
+        "no markup left in the SVG"
+    );
     assert!(texts.iter().any(|t| t == "Pr(G1 wins)"));
     // every x tick the fitted axis has is drawn, with a Unicode minus, once per panel
     let fig = Figure2::new(study);
@@ -94,7 +110,10 @@ fn figure2_has_one_panel_per_matchup_and_one_tooltip_circle_per_kept_bin() {
     for v in x.values() {
         let label = x.label(*v);
         assert!(!label.starts_with('-'), "{label}");
-        assert!(texts.iter().filter(|t| **t == label).count() >= 3, "x tick {label}");
+        assert!(
+            texts.iter().filter(|t| **t == label).count() >= 3,
+            "x tick {label}"
+        );
     }
     assert!(!svg.contains("<image"), "no raster inside the SVG");
 }
@@ -103,16 +122,32 @@ fn figure2_has_one_panel_per_matchup_and_one_tooltip_circle_per_kept_bin() {
 fn figure2_axes_are_fitted_to_the_kept_bins() {
     let results = fixture::results(&["greedy", "hoarder", "counter"]);
     let study = &results.studies[0];
-    let kept = || study.figure2.iter().flat_map(|p| p.bins.iter().filter(|b| b.kept));
+    let kept = || {
+        study
+            .figure2
+            .iter()
+            .flat_map(|p| p.bins.iter().filter(|b| b.kept))
+    };
     let dmin = f64::from(kept().map(|b| b.delta).min().unwrap());
     let dmax = f64::from(kept().map(|b| b.delta).max().unwrap());
     let fig = Figure2::new(study);
     let r = fig.x_axis().range();
-    assert!(r.start <= dmin && r.start >= dmin.min(0.0) - 1.0, "{r:?} vs {dmin}");
-    assert!(r.end >= dmax && r.end <= dmax.max(0.0) + 1.0, "{r:?} vs {dmax}");
+    assert!(
+        r.start <= dmin && r.start >= dmin.min(0.0) - 1.0,
+        "{r:?} vs {dmin}"
+    );
+    assert!(
+        r.end >= dmax && r.end <= dmax.max(0.0) + 1.0,
+        "{r:?} vs {dmax}"
+    );
     let y = fig.y_axis().range();
     for b in kept() {
-        assert!(y.start <= b.lo && b.hi <= y.end, "{y:?} holds [{}, {}]", b.lo, b.hi);
+        assert!(
+            y.start <= b.lo && b.hi <= y.end,
+            "{y:?} holds [{}, {}]",
+            b.lo,
+            b.hi
+        );
     }
     assert!(y.start <= 0.5 && 0.5 <= y.end);
     assert!(y.start >= 0.0 && y.end <= 1.0);
@@ -123,7 +158,10 @@ fn figure2_scales_to_k_policies() {
     for names in [vec!["a"], vec!["a", "b"], vec!["a", "b", "c", "d"]] {
         let results = fixture::results(&names);
         let svg = render_svg(&Figure2::new(&results.studies[0]), "k").unwrap();
-        let titles = texts(&svg).iter().filter(|t| t.contains(" (G1) vs ")).count();
+        let titles = texts(&svg)
+            .iter()
+            .filter(|t| t.contains(" (G1) vs "))
+            .count();
         assert_eq!(titles, names.len() * names.len());
     }
 }
@@ -219,7 +257,11 @@ fn pngs_are_twice_the_svg_size_without_metadata_chunks() {
         assert_eq!(size, (SCALE * w, SCALE * h), "{}", f.png);
         assert_eq!(SCALE, 2);
         for c in &chunks {
-            assert!(["IHDR", "IDAT", "IEND"].contains(&c.as_str()), "{}: chunk {c}", f.png);
+            assert!(
+                ["IHDR", "IDAT", "IEND"].contains(&c.as_str()),
+                "{}: chunk {c}",
+                f.png
+            );
         }
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert!(svg.contains("<title>"), "{}: an accessible name", f.svg);
@@ -246,7 +288,11 @@ fn heatmap_has_a_colour_bar_and_table5_one_legend_for_both_panels() {
     let svg = render_svg(&bars, "t5").unwrap();
     let texts = self::texts(&svg);
     assert_eq!(bars.legend().len(), 3);
-    for label in ["won (left)", "wasted on a 0-point card (left)", "trick points per winning play (right)"] {
+    for label in [
+        "won (left)",
+        "wasted on a 0-point card (left)",
+        "trick points per winning play (right)",
+    ] {
         assert!(texts.iter().any(|t| t == label), "legend entry {label}");
     }
     assert_eq!(count(&svg, "<g><title>"), 3 * study.table5.len());

@@ -13,6 +13,8 @@ use std::ops::Range;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
 
+use super::number::fixed;
+
 /// A linear axis over `range` with ticks exactly at `ticks`.
 #[derive(Clone)]
 pub struct Ticks {
@@ -78,17 +80,6 @@ impl Ticks {
     }
 }
 
-/// `v` with `decimals` decimals and a Unicode minus (never a negative zero): the figures' one
-/// number format.
-pub fn fixed(v: f64, decimals: usize) -> String {
-    let s = format!("{v:.decimals$}");
-    match s.strip_prefix('-') {
-        Some(rest) if rest.chars().any(|c| c != '0' && c != '.') => format!("−{rest}"),
-        Some(rest) => rest.to_string(),
-        None => s,
-    }
-}
-
 /// The smallest of 1, 2, 5 × 10^k that is at least `raw` and `min_step`.
 fn nice_step(raw: f64, min_step: f64) -> f64 {
     let raw = raw.max(min_step).max(f64::MIN_POSITIVE);
@@ -104,38 +95,6 @@ fn nice_step(raw: f64, min_step: f64) -> f64 {
 fn clean(v: f64) -> f64 {
     let r = (v * 1e9).round() / 1e9;
     if r == 0.0 { 0.0 } else { r }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fitted_ticks_cover_the_data_with_nice_steps() {
-        // Figure 2's data in -8..8: ticks every 2 from -8 to 8, range -8.6..8.6.
-        let t = Ticks::fitted(-8.0, 8.0, 0.6, 10, 1.0);
-        assert_eq!(t.values(), &[-8.0, -6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0, 8.0]);
-        assert_eq!(t.range(), -8.6..8.6);
-        // break-even values in -1.3..1.9 (and 0): half-unit steps, never -10..10.
-        let t = Ticks::fitted(-1.3, 1.9, 0.3, 8, 0.0);
-        assert_eq!(t.step(), 0.5);
-        assert_eq!(t.values().first(), Some(&-1.5));
-        assert_eq!(t.values().last(), Some(&2.0));
-        // rates: steps of 0.1 or 0.2 with clean values
-        let t = Ticks::fitted(0.2, 0.9, 0.0, 8, 0.0);
-        assert_eq!(t.values(), &[0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
-        assert_eq!(Ticks::fitted(f64::NAN, 1.0, 0.0, 5, 0.0).range(), 0.0..1.0);
-    }
-
-    #[test]
-    fn labels_use_the_step_decimals_and_a_unicode_minus() {
-        let t = Ticks::fitted(-1.3, 1.9, 0.3, 8, 0.0);
-        assert_eq!(t.label(-1.5), "−1.5");
-        assert_eq!(t.label(0.0), "0.0");
-        assert_eq!(Ticks::fitted(-8.0, 8.0, 0.6, 10, 1.0).label(-8.0), "−8");
-        assert_eq!(fixed(-0.0001, 2), "0.00");
-        assert_eq!(fixed(0.25, 2), "0.25");
-    }
 }
 
 impl Ranged for Ticks {
@@ -156,5 +115,38 @@ impl Ranged for Ticks {
 
     fn range(&self) -> Range<f64> {
         self.inner.range()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fitted_ticks_cover_the_data_with_nice_steps() {
+        // Figure 2's data in -8..8: ticks every 2 from -8 to 8, range -8.6..8.6.
+        let t = Ticks::fitted(-8.0, 8.0, 0.6, 10, 1.0);
+        assert_eq!(
+            t.values(),
+            &[-8.0, -6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0, 8.0]
+        );
+        assert_eq!(t.range(), -8.6..8.6);
+        // break-even values in -1.3..1.9 (and 0): half-unit steps, never -10..10.
+        let t = Ticks::fitted(-1.3, 1.9, 0.3, 8, 0.0);
+        assert_eq!(t.step(), 0.5);
+        assert_eq!(t.values().first(), Some(&-1.5));
+        assert_eq!(t.values().last(), Some(&2.0));
+        // rates: steps of 0.1 or 0.2 with clean values
+        let t = Ticks::fitted(0.2, 0.9, 0.0, 8, 0.0);
+        assert_eq!(t.values(), &[0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
+        assert_eq!(Ticks::fitted(f64::NAN, 1.0, 0.0, 5, 0.0).range(), 0.0..1.0);
+    }
+
+    #[test]
+    fn labels_use_the_step_decimals_and_a_unicode_minus() {
+        let t = Ticks::fitted(-1.3, 1.9, 0.3, 8, 0.0);
+        assert_eq!(t.label(-1.5), "−1.5");
+        assert_eq!(t.label(0.0), "0.0");
+        assert_eq!(Ticks::fitted(-8.0, 8.0, 0.6, 10, 1.0).label(-8.0), "−8");
     }
 }
