@@ -88,7 +88,8 @@ fn a_widened_sweep_runs_only_its_new_points() {
 
 /// eps = 0 paired with its base on the base's deals: both seat orders replay greedy vs greedy,
 /// so the pooled rate is exactly one half; and every eps point deals exactly the main study's
-/// greedy-vs-greedy games (same seed, same stream names): the deal columns are equal.
+/// greedy-vs-greedy games (same seed, same stream names): the game table's deal columns (the
+/// face-up card and trump suit of each game; the briscola counts depend on the play) are equal.
 #[test]
 fn an_eps_sweep_deals_its_base_studys_games() {
     let dir = study(&config(&eps_sweep("[0, 0.2, 1]")));
@@ -330,7 +331,7 @@ fn bad_sweeps() -> Vec<Bad> {
         b(
             "[sweeps.paper]\nlabel = \"x\"\npolicy = { kind = \"epsilon\", base = \"greedy\", eps = \"{eps}\" }\ngrid = { eps = [0.1] }\nopponents = [\"greedy\"]\nseed = 1\ngames_per_matchup = 10\n",
             "sweeps.paper",
-            "[sweeps.paper]",
+            "paper]",
             "already a study's name",
         ),
         b(
