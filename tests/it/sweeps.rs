@@ -99,13 +99,7 @@ fn an_eps_sweep_deals_its_base_studys_games() {
         ParquetReader::new(f)
             .finish()
             .unwrap()
-            .select([
-                "game_id",
-                "trump_suit",
-                "face_up",
-                "briscole_g1",
-                "briscole_g2",
-            ])
+            .select(["game_id", "trump_suit", "face_up"])
             .unwrap()
     };
     let base = deals("paper/simulate/greedy-vs-greedy/games.parquet");
