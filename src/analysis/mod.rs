@@ -7,3 +7,4 @@ pub mod results_assembly;
 pub mod shard_counts;
 pub mod study_regression;
 pub mod study_tests;
+pub mod sweep_curve;

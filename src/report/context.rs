@@ -104,6 +104,8 @@ pub struct ReportContext {
     pub provenance: Provenance,
     /// Figure 2's minimum games per bin, as configured.
     pub min_games_per_bin: u64,
+    /// The sweeps of "Beyond the paper", in name order.
+    pub sweeps: Vec<super::beyond::SweepView>,
 }
 
 fn view(
@@ -242,6 +244,11 @@ impl ReportContext {
             comparison,
             provenance,
             min_games_per_bin,
+            sweeps: results
+                .sweeps
+                .iter()
+                .map(super::beyond::sweep_view)
+                .collect(),
         })
     }
 }

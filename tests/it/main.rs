@@ -22,4 +22,5 @@ mod policy_lang;
 mod replay_paper;
 mod report_browser;
 mod slurm;
+mod sweeps;
 mod variants;
