@@ -21,4 +21,5 @@ mod policy_lang;
 mod replay_paper;
 mod report_browser;
 mod slurm;
+mod solve_search;
 mod variants;
