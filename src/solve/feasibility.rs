@@ -9,8 +9,8 @@
 //!   (see [`Feasibility::every`], which looks for a completion that really refutes).
 //!
 //! Unknown cards that are adjacent in their suit's order with no live known card between them
-//! (and, for a points goal, of equal points) are interchangeable, so a reveal branches once per
-//! such class: the answer is the same, the search much smaller.
+//! (and, for a points goal, of equal points) are interchangeable, so the last reveal of a trick
+//! branches once per such class: the answer is the same, the search much smaller.
 //!
 //! Invariant: answers are memoised per state and need; a memo entry is a proven bound, so the
 //! answer never depends on the order the search visited states in.
@@ -261,7 +261,15 @@ impl<'p> Feasibility<'p> {
         if st.unknown[seat] == 0 {
             return false;
         }
-        let classes = self.reveal_classes(&st);
+        // A later reveal in this trick could come from the same class, so their order would
+        // matter: then every unknown card is its own choice.
+        let later = (k + 1..self.n).any(|j| st.unknown[(st.leader as usize + j) % self.n] > 0);
+        let table = cards[..k].iter().fold(0u64, |m, c| m | 1u64 << c.1.id());
+        let classes = if later {
+            CardSet(st.pool).iter().collect()
+        } else {
+            self.reveal_classes(&st, table)
+        };
         let mut all = true;
         for c in classes {
             let mut s = st;
@@ -314,10 +322,12 @@ impl<'p> Feasibility<'p> {
     }
 
     /// One representative per class of interchangeable unknown cards: per suit, from the
-    /// strongest down, unknown cards with no live known card between them (and equal points
-    /// for a points goal) form one class.
-    fn reveal_classes(&self, st: &State) -> Vec<Card> {
-        let mut live_known = 0u64;
+    /// strongest down, unknown cards with no live known card (in a hand, the stock or on the
+    /// table, `table`) between them, and equal points for a points goal, form one class. Only
+    /// for the last reveal of a trick: two reveals of one trick from one class are not
+    /// interchangeable with each other.
+    fn reveal_classes(&self, st: &State, table: u64) -> Vec<Card> {
+        let mut live_known = table;
         for p in 0..self.n {
             live_known |= st.hands[p];
         }
@@ -654,7 +664,7 @@ mod tests {
         let f = Feasibility::new(&pos, Mode::Some);
         let st = f.root();
         assert_eq!(
-            f.reveal_classes(&st),
+            f.reveal_classes(&st, 0),
             vec![c(Suit::Coppe, 1), c(Suit::Coppe, 9)]
         );
         let pos = Position {
@@ -663,7 +673,7 @@ mod tests {
         };
         let f = Feasibility::new(&pos, Mode::Some);
         assert_eq!(
-            f.reveal_classes(&st).len(),
+            f.reveal_classes(&st, 0).len(),
             3,
             "Ace (11) and Three (10) differ in points"
         );

@@ -47,10 +47,9 @@ points = 20
 fn an_open_two_player_position_prints_its_minimax_value() {
     let o = solve_text(OPEN_TWO);
     assert_exit(&o, 0);
-    // Player-2 leads. Its best: the Three of Coins; Player-1 takes it with the Ace (21 points)
-    // and leads the Two of Cups, which the King of Cups (trump) takes: 4 for Player-2. Leading
-    // the King of Cups instead loses it to no trump... Player-1's Two of Cups is lower: Player-2
-    // takes 4, then leads the Three of Coins into the Ace: 21 for Player-1. Either way 21 : 4.
+    // Cups are trumps and Player-2 leads. If it leads the Three of Coins, Player-1 takes it with
+    // the Ace (21) and loses the Two of Cups to the King (4); if it leads the King of Cups,
+    // Player-1 throws the Two (4 to Player-2) and takes the Three with the Ace (21): 21 to 4.
     insta::assert_snapshot!("solve_open_two", stdout(&o));
     assert!(stdout(&o).contains("Player-1 takes 21 and Player-2 4 of the 25 points left"));
 }
