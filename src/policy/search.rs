@@ -59,7 +59,7 @@ impl Search {
         let pool: Vec<Card> = CardSet(CardSet::ALL.0 & !seen.0).iter().collect();
         let mut sums = vec![0i64; v.hand.len()];
         let worlds = if stock_left == 0 { 1 } else { self.worlds };
-        let mut cards = pool.clone();
+        let mut cards = pool;
         SOLVER.with(|solver| {
             let mut solver = solver.borrow_mut();
             for _ in 0..worlds {

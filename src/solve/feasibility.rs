@@ -118,9 +118,9 @@ impl<'p> Feasibility<'p> {
             next: 0,
             leader: self.pos.leader as u8,
         };
-        for p in 0..self.n {
-            st.hands[p] = self.pos.hands[p].0;
-            st.unknown[p] = self.pos.unknown[p];
+        for (p, (h, &u)) in self.pos.hands.iter().zip(&self.pos.unknown).enumerate() {
+            st.hands[p] = h.0;
+            st.unknown[p] = u;
         }
         st
     }
@@ -177,10 +177,7 @@ impl<'p> Feasibility<'p> {
                 ((held as usize + self.pos.stock.len() - st.next as usize) / self.n) as i32
             }
             Target::Points(_) => {
-                let mut live = st.pool;
-                for p in 0..self.n {
-                    live |= st.hands[p];
-                }
+                let mut live = st.hands[..self.n].iter().fold(st.pool, |m, h| m | h);
                 for c in self.pos.stock[st.next as usize..].iter().flatten() {
                     live |= 1u64 << c.id();
                 }
@@ -327,10 +324,7 @@ impl<'p> Feasibility<'p> {
     /// for the last reveal of a trick: two reveals of one trick from one class are not
     /// interchangeable with each other.
     fn reveal_classes(&self, st: &State, table: u64) -> Vec<Card> {
-        let mut live_known = table;
-        for p in 0..self.n {
-            live_known |= st.hands[p];
-        }
+        let mut live_known = st.hands[..self.n].iter().fold(table, |m, h| m | h);
         for c in self.pos.stock[st.next as usize..].iter().flatten() {
             live_known |= 1u64 << c.id();
         }
@@ -499,9 +493,9 @@ mod tests {
 
     /// Every completion of the unknown cards, as full positions.
     fn completions(pos: &Position) -> Vec<Position> {
-        fn perms(v: &mut Vec<Card>, k: usize, out: &mut Vec<Vec<Card>>) {
+        fn perms(v: &mut [Card], k: usize, out: &mut Vec<Vec<Card>>) {
             if k == v.len() {
-                out.push(v.clone());
+                out.push(v.to_vec());
             }
             for i in k..v.len() {
                 v.swap(k, i);
@@ -510,7 +504,7 @@ mod tests {
             }
         }
         let mut orders = Vec::new();
-        perms(&mut pos.pool().iter().collect(), 0, &mut orders);
+        perms(&mut pos.pool().iter().collect::<Vec<_>>(), 0, &mut orders);
         orders
             .into_iter()
             .map(|order| {
