@@ -186,6 +186,12 @@ pub struct PolicySection {
     /// kind = "epsilon": which moves may explore ("lead", the default, or "all").
     #[serde(default)]
     pub moves: Option<crate::policy::EpsMoves>,
+    /// kind = "search": worlds sampled per decision (1 to 100,000; default 16).
+    #[serde(default)]
+    pub worlds: Option<u32>,
+    /// kind = "search": tricks searched ahead in each world (1 to 20; default 4).
+    #[serde(default)]
+    pub horizon: Option<u8>,
     /// Key this policy's chacha deals and seat streams by another policy's name (e.g. an
     /// epsilon policy by its base's), so it plays exactly the deals of its twin: common random
     /// numbers.

@@ -25,6 +25,7 @@ mod policy_def;
 mod policy_description;
 #[cfg(test)]
 mod props;
+mod search;
 #[cfg(test)]
 pub(crate) mod strategies;
 mod switch;
@@ -42,6 +43,7 @@ pub use lang::RuleProgram;
 pub use order::TieBreak;
 pub use policy_def::{PolicyDef, Prob};
 pub use policy_description::PolicyDescription;
+pub use search::{DEFAULT_HORIZON, DEFAULT_WORLDS, MAX_HORIZON, MAX_WORLDS, Search};
 pub use switch::Switch;
 pub use table_policy::{FollowReading, TablePolicy, VariantFitError};
 
@@ -72,6 +74,8 @@ pub enum PolicyKind {
     Switch,
     /// A policy that plays a uniformly random card with probability eps.
     Epsilon,
+    /// Determinized search (PIMC) solving sampled worlds with alpha-beta.
+    Search,
 }
 
 impl PolicyKind {
@@ -84,6 +88,7 @@ impl PolicyKind {
             PolicyKind::Rules => "rules",
             PolicyKind::Switch => "switch",
             PolicyKind::Epsilon => "epsilon",
+            PolicyKind::Search => "search",
         }
     }
 
@@ -112,6 +117,7 @@ impl PolicyKind {
             PolicyKind::Rules => "Rules",
             PolicyKind::Switch => "Switch",
             PolicyKind::Epsilon => "Epsilon",
+            PolicyKind::Search => "Search",
         }
     }
 }
@@ -157,6 +163,21 @@ impl PolicySpec {
             threshold: kind.default_threshold(),
             tie_break,
             def: None,
+            stream: None,
+        }
+    }
+
+    /// The search agent with its default parameters, named `search`.
+    pub fn search_default() -> PolicySpec {
+        PolicySpec {
+            name: "search".into(),
+            kind: PolicyKind::Search,
+            threshold: 0,
+            tie_break: TieBreak::default(),
+            def: Some(PolicyDef::Search {
+                worlds: DEFAULT_WORLDS,
+                horizon: DEFAULT_HORIZON,
+            }),
             stream: None,
         }
     }
@@ -217,6 +238,14 @@ impl PolicySpec {
             (PolicyKind::Epsilon, Some(PolicyDef::Epsilon { base, eps, moves })) => {
                 AnyPolicy::Epsilon(Arc::new(Epsilon::new(base.try_build()?, eps.0, *moves)))
             }
+            (PolicyKind::Search, Some(PolicyDef::Search { worlds, horizon })) => {
+                if *worlds == 0 || *worlds > MAX_WORLDS || *horizon == 0 || *horizon > MAX_HORIZON {
+                    return Err(bad(format!(
+                        "worlds {worlds} and horizon {horizon}: use 1 to {MAX_WORLDS} worlds and a horizon of 1 to {MAX_HORIZON} tricks"
+                    )));
+                }
+                AnyPolicy::Search(Search::new(*worlds, *horizon))
+            }
             (k, _) => return Err(bad(format!("kind {} needs its definition", k.as_str()))),
         })
     }
@@ -237,6 +266,8 @@ pub enum AnyPolicy {
     Switch(Arc<Switch>),
     /// [`Epsilon`]
     Epsilon(Arc<Epsilon>),
+    /// [`Search`]
+    Search(Search),
 }
 
 impl Policy for AnyPolicy {
@@ -249,6 +280,7 @@ impl Policy for AnyPolicy {
             AnyPolicy::Rules(p) => p.choose(view, rng),
             AnyPolicy::Switch(p) => p.choose(view, rng),
             AnyPolicy::Epsilon(p) => p.choose(view, rng),
+            AnyPolicy::Search(p) => p.choose(view, rng),
         }
     }
 }

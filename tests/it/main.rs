@@ -22,5 +22,6 @@ mod policy_lang;
 mod replay_paper;
 mod report_browser;
 mod slurm;
+mod solve_search;
 mod sweeps;
 mod variants;
