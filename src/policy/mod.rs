@@ -25,6 +25,7 @@ mod policy_def;
 mod policy_description;
 #[cfg(test)]
 mod props;
+mod random;
 #[cfg(test)]
 pub(crate) mod strategies;
 mod switch;
@@ -42,6 +43,7 @@ pub use lang::RuleProgram;
 pub use order::TieBreak;
 pub use policy_def::{PolicyDef, Prob};
 pub use policy_description::PolicyDescription;
+pub use random::Random;
 pub use switch::Switch;
 pub use table_policy::{FollowReading, TablePolicy, VariantFitError};
 
@@ -72,10 +74,21 @@ pub enum PolicyKind {
     Switch,
     /// A policy that plays a uniformly random card with probability eps.
     Epsilon,
+    /// A uniformly random card of the hand, from the seat's own stream.
+    Random,
 }
 
+/// The kinds a study or a command may name without defining them (`greedy`, `hoarder`,
+/// `counter`, `random`): one list, used by every place that resolves a bare name.
+pub const BUILTIN_KINDS: [PolicyKind; 4] = [
+    PolicyKind::Greedy,
+    PolicyKind::Hoarder,
+    PolicyKind::Counter,
+    PolicyKind::Random,
+];
+
 impl PolicyKind {
-    /// The name used in `pipeline.toml` (`greedy`, `hoarder`, `counter`).
+    /// The name used in `pipeline.toml` (`greedy`, `hoarder`, `counter`, `random`, ...).
     pub const fn as_str(self) -> &'static str {
         match self {
             PolicyKind::Greedy => "greedy",
@@ -84,14 +97,25 @@ impl PolicyKind {
             PolicyKind::Rules => "rules",
             PolicyKind::Switch => "switch",
             PolicyKind::Epsilon => "epsilon",
+            PolicyKind::Random => "random",
         }
     }
 
-    /// Parse a kind's name (`greedy`, `hoarder`, `counter`).
+    /// Parse a built-in kind's name (one of [`BUILTIN_KINDS`]).
     pub fn parse(name: &str) -> Option<PolicyKind> {
-        [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter]
-            .into_iter()
-            .find(|k| k.as_str() == name)
+        BUILTIN_KINDS.into_iter().find(|k| k.as_str() == name)
+    }
+
+    /// The built-in names, comma-separated, for error messages (`greedy, hoarder, counter,
+    /// random`).
+    pub fn builtin_names() -> String {
+        BUILTIN_KINDS.map(PolicyKind::as_str).join(", ")
+    }
+
+    /// Whether the kind's rule ranks cards against a trump suit (the paper's three and rules
+    /// policies do; `random` does not).
+    pub const fn needs_trump(self) -> bool {
+        !matches!(self, PolicyKind::Random)
     }
 
     /// The threshold a policy of this kind has when none is given: 0 for greedy (it has none),
@@ -112,6 +136,7 @@ impl PolicyKind {
             PolicyKind::Rules => "Rules",
             PolicyKind::Switch => "Switch",
             PolicyKind::Epsilon => "Epsilon",
+            PolicyKind::Random => "Random",
         }
     }
 }
@@ -217,6 +242,7 @@ impl PolicySpec {
             (PolicyKind::Epsilon, Some(PolicyDef::Epsilon { base, eps, moves })) => {
                 AnyPolicy::Epsilon(Arc::new(Epsilon::new(base.try_build()?, eps.0, *moves)))
             }
+            (PolicyKind::Random, _) => AnyPolicy::Random(Random),
             (k, _) => return Err(bad(format!("kind {} needs its definition", k.as_str()))),
         })
     }
@@ -237,6 +263,8 @@ pub enum AnyPolicy {
     Switch(Arc<Switch>),
     /// [`Epsilon`]
     Epsilon(Arc<Epsilon>),
+    /// [`Random`]
+    Random(Random),
 }
 
 impl Policy for AnyPolicy {
@@ -249,6 +277,7 @@ impl Policy for AnyPolicy {
             AnyPolicy::Rules(p) => p.choose(view, rng),
             AnyPolicy::Switch(p) => p.choose(view, rng),
             AnyPolicy::Epsilon(p) => p.choose(view, rng),
+            AnyPolicy::Random(p) => p.choose(view, rng),
         }
     }
 }
