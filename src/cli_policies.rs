@@ -105,8 +105,13 @@ fn print_list(cfg: Option<&Config>) {
     }
     outln!();
     outln!("Built-in agents (use by name, or as [policies.NAME] kind = \"...\"):");
-    for k in BUILTIN_KINDS.into_iter().filter(|k| rules_of(*k, 10).is_none()) {
-        let d = PolicySpec::paper(k, TieBreak::AsReleased).describe().to_string();
+    for k in BUILTIN_KINDS
+        .into_iter()
+        .filter(|k| rules_of(*k, 10).is_none())
+    {
+        let d = PolicySpec::paper(k, TieBreak::AsReleased)
+            .describe()
+            .to_string();
         outln!("  {}", d.trim_end());
     }
     if let Some(c) = cfg {

@@ -465,6 +465,18 @@ impl Config {
                     message: e.message,
                 }
             })?;
+        // Needs every policy resolved (so after the policy check: a bad policy is its own
+        // error, never a panic in resolving it).
+        check_distinct_designs(&cfg.studies()).map_err(|(field, message)| {
+            let (line, column) = locator.position_of(&field);
+            ConfigError::Invalid {
+                path: path.to_path_buf(),
+                line,
+                column,
+                field,
+                message,
+            }
+        })?;
         Ok(cfg)
     }
 
@@ -678,7 +690,7 @@ impl Config {
                 "the path is empty; give the paper's figures file relative to this config, e.g. \"templates/published.toml\", or leave the field out".into(),
             ));
         }
-        check_distinct_designs(&self.studies())
+        Ok(())
     }
 
     /// A variant's own policy list and `[variants.NAME.policy.*]` overrides name defined

@@ -109,7 +109,7 @@ mod tests {
     /// A policy that always plays position 0 would fail the test above: the statistic detects it.
     #[test]
     fn the_uniformity_check_rejects_a_constant_choice() {
-        let e = 10_000.0 / 3.0;
+        let e: f64 = 10_000.0 / 3.0;
         let x2 = (10_000.0 - e).powi(2) / e + 2.0 * e;
         assert!(chi_square_sf(x2, 2.0) < 1e-100);
     }

@@ -34,7 +34,10 @@ fn random_is_identical_on_one_and_two_threads_and_loses_to_greedy() {
 
     let m = read_manifest(&one).unwrap();
     let names = |s: &briscola::tournament::ManifestShard| {
-        (s.summary.spec.g1.name.clone(), s.summary.spec.g2.name.clone())
+        (
+            s.summary.spec.g1.name.clone(),
+            s.summary.spec.g2.name.clone(),
+        )
     };
     // Greedy's wins as G1 against random plus its wins as G2 (G1 = random's losses).
     let mut greedy_wins = 0;
@@ -49,10 +52,13 @@ fn random_is_identical_on_one_and_two_threads_and_loses_to_greedy() {
         }
         decided += sum.non_tied;
     }
-    assert_eq!(decided > 7000, true, "{decided} decided games");
+    assert!(decided > 7000, "{decided} decided games");
     let rate = greedy_wins as f64 / decided as f64;
     // A random player wins far less than half; a policy that copied greedy would sit near 0.5.
-    assert!(rate > 0.6, "greedy wins {rate} of decided games against random");
+    assert!(
+        rate > 0.6,
+        "greedy wins {rate} of decided games against random"
+    );
 }
 
 /// Random against itself: the two seats' streams differ (keyed by seat), so it is not a mirror
@@ -64,7 +70,14 @@ fn random_self_play_is_balanced() {
     simulate_into(
         dir.path(),
         &out,
-        &["--policies", "random", "--deal-source", "chacha", "--games", "4000"],
+        &[
+            "--policies",
+            "random",
+            "--deal-source",
+            "chacha",
+            "--games",
+            "4000",
+        ],
         &[],
     );
     let m = read_manifest(&out).unwrap();
@@ -78,10 +91,18 @@ fn policies_lists_and_describes_random() {
     let dir = tempfile::tempdir().unwrap();
     let o = briscola(&["policies"], dir.path());
     assert_exit(&o, 0);
-    assert!(stdout(&o).contains("random: built-in random"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("random: built-in random"),
+        "{}",
+        stdout(&o)
+    );
     let o = briscola(&["policies", "random"], dir.path());
     assert_exit(&o, 0);
-    assert!(stdout(&o).contains("uniformly random card"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("uniformly random card"),
+        "{}",
+        stdout(&o)
+    );
     // An unknown name lists random among the built-ins.
     let o = briscola(&["policies", "nosuch"], dir.path());
     assert_exit(&o, 2);
@@ -97,7 +118,15 @@ fn play_against_random_is_reproducible_by_seed() {
     let run = |rec: &str| {
         let o = briscola(
             &[
-                "play", "--opponent", "random", "--seed", "9", "--moves", "moves", "--record", rec,
+                "play",
+                "--opponent",
+                "random",
+                "--seed",
+                "9",
+                "--moves",
+                "moves",
+                "--record",
+                rec,
             ],
             dir.path(),
         );
@@ -133,7 +162,10 @@ fn a_study_with_random_runs_end_to_end_on_any_thread_count() {
             );
             assert_exit(&o, 0);
             let report = std::fs::read_to_string(dir.path().join("outputs/report.md")).unwrap();
-            assert!(report.contains("random"), "the report names the random policy");
+            assert!(
+                report.contains("random"),
+                "the report names the random policy"
+            );
             std::fs::read_to_string(dir.path().join("outputs/pipeline.lock")).unwrap()
         })
         .collect();
