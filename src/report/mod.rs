@@ -14,6 +14,7 @@ pub mod findings;
 pub mod format;
 pub mod provenance;
 pub mod published;
+pub mod published_key;
 pub mod render;
 pub mod report_format;
 pub mod scorecard;
