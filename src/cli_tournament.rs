@@ -161,11 +161,12 @@ fn resolve_policy(
     }
     let Some(kind) = PolicyKind::parse(name) else {
         return Err(usage(format!(
-            "--policies: `{name}` is not a policy; without --config use greedy, hoarder, counter or search (or give --config FILE to use its [policies.NAME])"
+            "--policies: `{name}` is not a policy; without --config use a built-in ({}, search) (or give --config FILE to use its [policies.NAME])",
+            PolicyKind::builtin_names()
         )));
     };
     let mut spec = PolicySpec::paper(kind, tie.unwrap_or(TieBreak::AsReleased));
-    if kind != PolicyKind::Greedy
+    if matches!(kind, PolicyKind::Hoarder | PolicyKind::Counter)
         && let Some(t) = threshold
     {
         spec.threshold = t;

@@ -505,6 +505,18 @@ impl Config {
                 message,
             }
         })?;
+        // Needs every policy resolved (so after the policy check: a bad policy is its own
+        // error, never a panic in resolving it).
+        check_distinct_designs(&cfg.studies()).map_err(|(field, message)| {
+            let (line, column) = locator.position_of(&field);
+            ConfigError::Invalid {
+                path: path.to_path_buf(),
+                line,
+                column,
+                field,
+                message,
+            }
+        })?;
         Ok(cfg)
     }
 
@@ -739,7 +751,7 @@ impl Config {
                 ));
             }
         }
-        check_distinct_designs(&self.studies())
+        Ok(())
     }
 
     /// A variant's own policy list and `[variants.NAME.policy.*]` overrides name defined

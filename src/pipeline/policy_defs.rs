@@ -36,10 +36,6 @@ fn err(field: String, message: String) -> PolicyDefError {
     }
 }
 
-/// The built-in names a definition may refer to without defining them.
-const BUILTIN_NAMES: [PolicyKind; 3] =
-    [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter];
-
 /// Resolves names in one config's `[policies]`.
 pub struct PolicyResolver<'a> {
     sections: &'a BTreeMap<String, PolicySection>,
@@ -73,7 +69,7 @@ impl<'a> PolicyResolver<'a> {
         from_field: Option<&str>,
     ) -> Result<PolicySpec, PolicyDefError> {
         let Some(p) = self.sections.get(name) else {
-            if let Some(&k) = BUILTIN_NAMES.iter().find(|k| k.as_str() == name) {
+            if let Some(k) = PolicyKind::parse(name) {
                 return Ok(PolicySpec::paper(k, tie.unwrap_or_default()));
             }
             if name == PolicyKind::Search.as_str() {
@@ -83,8 +79,9 @@ impl<'a> PolicyResolver<'a> {
             return Err(err(
                 from_field.unwrap_or("policies").to_string(),
                 format!(
-                    "unknown policy `{name}`; use a defined policy ({}) or a built-in (greedy, hoarder, counter, search)",
-                    defined.join(", ")
+                    "unknown policy `{name}`; use a defined policy ({}) or a built-in ({})",
+                    defined.join(", "),
+                    PolicyKind::builtin_names()
                 ),
             ));
         };
@@ -139,7 +136,7 @@ impl<'a> PolicyResolver<'a> {
             }
         }
         match p.kind {
-            PolicyKind::Greedy => {}
+            PolicyKind::Greedy | PolicyKind::Random => {}
             PolicyKind::Hoarder | PolicyKind::Counter => {
                 let t = p.threshold.unwrap_or(10);
                 if t > MAX_THRESHOLD {

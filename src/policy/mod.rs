@@ -26,6 +26,7 @@ mod policy_description;
 #[cfg(test)]
 mod props;
 mod search;
+mod random;
 #[cfg(test)]
 pub(crate) mod strategies;
 mod switch;
@@ -44,6 +45,7 @@ pub use order::TieBreak;
 pub use policy_def::{PolicyDef, Prob};
 pub use policy_description::PolicyDescription;
 pub use search::{DEFAULT_HORIZON, DEFAULT_WORLDS, MAX_HORIZON, MAX_WORLDS, Search};
+pub use random::Random;
 pub use switch::Switch;
 pub use table_policy::{FollowReading, TablePolicy, VariantFitError};
 
@@ -76,10 +78,21 @@ pub enum PolicyKind {
     Epsilon,
     /// Determinized search (PIMC) solving sampled worlds with alpha-beta.
     Search,
+    /// A uniformly random card of the hand, from the seat's own stream.
+    Random,
 }
 
+/// The kinds a study or a command may name without defining them (`greedy`, `hoarder`,
+/// `counter`, `random`): one list, used by every place that resolves a bare name.
+pub const BUILTIN_KINDS: [PolicyKind; 4] = [
+    PolicyKind::Greedy,
+    PolicyKind::Hoarder,
+    PolicyKind::Counter,
+    PolicyKind::Random,
+];
+
 impl PolicyKind {
-    /// The name used in `pipeline.toml` (`greedy`, `hoarder`, `counter`).
+    /// The name used in `pipeline.toml` (`greedy`, `hoarder`, `counter`, `random`, ...).
     pub const fn as_str(self) -> &'static str {
         match self {
             PolicyKind::Greedy => "greedy",
@@ -89,14 +102,25 @@ impl PolicyKind {
             PolicyKind::Switch => "switch",
             PolicyKind::Epsilon => "epsilon",
             PolicyKind::Search => "search",
+            PolicyKind::Random => "random",
         }
     }
 
-    /// Parse a kind's name (`greedy`, `hoarder`, `counter`).
+    /// Parse a built-in kind's name (one of [`BUILTIN_KINDS`]).
     pub fn parse(name: &str) -> Option<PolicyKind> {
-        [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter]
-            .into_iter()
-            .find(|k| k.as_str() == name)
+        BUILTIN_KINDS.into_iter().find(|k| k.as_str() == name)
+    }
+
+    /// The built-in names, comma-separated, for error messages (`greedy, hoarder, counter,
+    /// random`).
+    pub fn builtin_names() -> String {
+        BUILTIN_KINDS.map(PolicyKind::as_str).join(", ")
+    }
+
+    /// Whether the kind's rule ranks cards against a trump suit (the paper's three and rules
+    /// policies do; `random` does not).
+    pub const fn needs_trump(self) -> bool {
+        !matches!(self, PolicyKind::Random)
     }
 
     /// The threshold a policy of this kind has when none is given: 0 for greedy (it has none),
@@ -118,6 +142,7 @@ impl PolicyKind {
             PolicyKind::Switch => "Switch",
             PolicyKind::Epsilon => "Epsilon",
             PolicyKind::Search => "Search",
+            PolicyKind::Random => "Random",
         }
     }
 }
@@ -246,6 +271,7 @@ impl PolicySpec {
                 }
                 AnyPolicy::Search(Search::new(*worlds, *horizon))
             }
+            (PolicyKind::Random, _) => AnyPolicy::Random(Random),
             (k, _) => return Err(bad(format!("kind {} needs its definition", k.as_str()))),
         })
     }
@@ -268,6 +294,8 @@ pub enum AnyPolicy {
     Epsilon(Arc<Epsilon>),
     /// [`Search`]
     Search(Search),
+    /// [`Random`]
+    Random(Random),
 }
 
 impl Policy for AnyPolicy {
@@ -281,6 +309,7 @@ impl Policy for AnyPolicy {
             AnyPolicy::Switch(p) => p.choose(view, rng),
             AnyPolicy::Epsilon(p) => p.choose(view, rng),
             AnyPolicy::Search(p) => p.choose(view, rng),
+            AnyPolicy::Random(p) => p.choose(view, rng),
         }
     }
 }

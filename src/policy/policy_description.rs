@@ -50,6 +50,9 @@ fn describe_into(p: &PolicySpec, depth: usize, out: &mut String) {
         PolicyKind::Switch => "switch".to_string(),
         PolicyKind::Epsilon => "epsilon".to_string(),
         PolicyKind::Search => "search (PIMC: sampled worlds solved by alpha-beta)".to_string(),
+        PolicyKind::Random => {
+            "built-in random: a uniformly random card of the hand (seat stream)".to_string()
+        }
     };
     let _ = writeln!(out, "{pad}{}: {what}", p.name);
     let program = |prog: Option<RuleProgram>, out: &mut String| {

@@ -104,7 +104,7 @@ impl TablePolicy {
         rules: &Rules,
         reading: FollowReading,
     ) -> Result<TablePolicy, VariantFitError> {
-        if !rules.has_trump() {
+        if !rules.has_trump() && spec.kind.needs_trump() {
             return Err(VariantFitError::NeedsTrump {
                 name: spec.name.clone(),
                 kind: spec.kind.as_str(),

@@ -19,6 +19,7 @@ mod paper_study;
 mod pipeline_cache;
 mod play_replay;
 mod policy_lang;
+mod random_policy;
 mod replay_paper;
 mod report_browser;
 mod slurm;
