@@ -10,7 +10,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
+use super::canvas::{Canvas, DrawResult, Figure, OrMessage, bold, font, palette};
 use super::ticks::Ticks;
 use crate::results::sweep::{SeatRate, SweepCell, SweepResults};
 
@@ -57,14 +57,15 @@ impl Figure for SweepFigure<'_> {
         (PANEL.0, TOP + n * PANEL.1 + BOTTOM)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
+    fn title(&self) -> String {
         let s = self.sweep;
-        root.draw(&Text::new(
-            format!("{} ({}): win rate against {}", s.label, s.name, s.parameter),
-            (16, 10),
-            bold(14),
-        ))
-        .msg()?;
+        format!("{} ({}): win rate against {}", s.label, s.name, s.parameter)
+    }
+
+    fn draw<DB: Canvas>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
+        let s = self.sweep;
+        root.draw(&Text::new(self.title(), (16, 10), bold(14)))
+            .msg()?;
         let legend = [
             (palette::OURS, "in seat G1"),
             (palette::SECOND, "in seat G2"),

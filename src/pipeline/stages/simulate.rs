@@ -76,6 +76,7 @@ pub fn sweep_shard_spec(
         g1: g1.clone(),
         g2: g2.clone(),
         first_game: 0,
+        trick_log: false,
     }
 }
 
