@@ -8,7 +8,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use briscola::game::{Card, Deck, DrawOrder, NoTricks, Policy, SeatRng, SeatView, play_game};
 use briscola::policy::{PolicyKind, PolicySpec, TieBreak};
-use briscola::solve::{CardSet, Duel, DuelSolver, Feasibility, PositionSpec};
+use briscola::solve::{CardSet, DEFAULT_MAX_NODES, Duel, DuelSolver, Feasibility, PositionSpec};
 use briscola::tournament::DotNetRandom;
 
 fn deck(seed: i32) -> Deck {
@@ -87,10 +87,10 @@ fn solvers(c: &mut Criterion) {
         .validate()
         .expect("the seed is valid");
     group.bench_function("seed-some-completion", |b| {
-        b.iter(|| Feasibility::some(&pos))
+        b.iter(|| Feasibility::some(&pos, DEFAULT_MAX_NODES))
     });
     group.bench_function("seed-every-completion", |b| {
-        b.iter(|| Feasibility::every(&pos, 200))
+        b.iter(|| Feasibility::every(&pos, 200, DEFAULT_MAX_NODES))
     });
     group.finish();
 }

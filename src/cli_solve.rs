@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use briscola::solve::{
-    Answer, CardSet, Duel, DuelSolver, Feasibility, Position, PositionSpec, Target, card_name,
-    suit_name,
+    Answer, CardSet, DEFAULT_MAX_NODES, Duel, DuelSolver, Feasibility, Position, PositionSpec,
+    Target, card_name, suit_name,
 };
 
 use crate::cli::Exit;
@@ -28,6 +28,11 @@ pub struct SolveArgs {
     /// proof fails.
     #[arg(long, default_value_t = 200, value_name = "N")]
     pub tries: usize,
+    /// The most search nodes each search may visit (memory grows with it, ~100 bytes a node at
+    /// worst); past it the answer says so instead of guessing.
+    #[arg(long, default_value_t = DEFAULT_MAX_NODES, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: u64,
 }
 
 /// Run `briscola solve`.
@@ -57,7 +62,7 @@ pub fn solve(a: SolveArgs) -> Exit {
         Ok(p) => p,
         Err(e) => return fail(format!("{file}: {e}")),
     };
-    outln!("{}", render(&file, &pos, a.tries));
+    outln!("{}", render(&file, &pos, a.tries, a.max_nodes));
     Exit::Ok
 }
 
@@ -70,7 +75,7 @@ fn names(set: CardSet) -> Vec<String> {
 }
 
 /// The whole report of one position (what `solve` prints).
-pub fn render(file: &str, pos: &Position, tries: usize) -> String {
+pub fn render(file: &str, pos: &Position, tries: usize, max_nodes: u64) -> String {
     let mut o = String::new();
     describe(&mut o, file, pos);
     let left = pos.tricks_left();
@@ -84,7 +89,7 @@ pub fn render(file: &str, pos: &Position, tries: usize) -> String {
         player(pos.player)
     );
     let unknown = !pos.pool().is_empty();
-    let some = Feasibility::some(pos);
+    let some = Feasibility::some(pos, max_nodes);
     let label = if unknown {
         "For some completion of the unknown cards"
     } else {
@@ -95,17 +100,21 @@ pub fn render(file: &str, pos: &Position, tries: usize) -> String {
             let _ = writeln!(o, "  {label}: yes. A witness line:");
             witness(&mut o, line);
         }
+        Answer::OutOfBudget { nodes } => {
+            let _ = writeln!(o, "  {label}: {}", out_of_budget(*nodes));
+        }
         _ => {
             let _ = writeln!(o, "  {label}: no: no line of play reaches it.");
         }
     }
     if unknown {
-        let every = if matches!(some, Answer::Yes(_)) {
-            Feasibility::every(pos, tries)
-        } else {
-            Answer::No(None)
+        let every = match &some {
+            Answer::Yes(_) => Feasibility::every(pos, tries, max_nodes),
+            Answer::OutOfBudget { .. } => some.clone(),
+            _ => Answer::No(None),
         };
         let text = match every {
+            Answer::OutOfBudget { nodes } => out_of_budget(nodes),
             Answer::Yes(_) => "yes: proved against an adversary that chooses each unknown card when it is played, knowing the line so far (so it holds for every fixed completion)".to_string(),
             Answer::No(None) => "no (not even for some completion)".to_string(),
             Answer::No(Some(c)) => {
@@ -128,6 +137,12 @@ pub fn render(file: &str, pos: &Position, tries: usize) -> String {
         minimax(&mut o, pos);
     }
     o
+}
+
+fn out_of_budget(nodes: u64) -> String {
+    format!(
+        "not answered: the search stopped after {nodes} nodes without a proof either way (raise --max-nodes)"
+    )
 }
 
 fn describe(o: &mut String, file: &str, pos: &Position) {

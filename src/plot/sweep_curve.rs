@@ -14,6 +14,9 @@ use super::canvas::{Canvas, DrawResult, Figure, OrMessage, bold, font, palette};
 use super::ticks::Ticks;
 use crate::results::sweep::{SeatRate, SweepCell, SweepResults};
 
+/// One drawn line: its colour, its horizontal offset and which rate of a cell it plots.
+type Series = (RGBColor, f64, fn(&SweepCell) -> SeatRate);
+
 const PANEL: (u32, u32) = (720, 330);
 const TOP: u32 = 64;
 const BOTTOM: u32 = 20;
@@ -179,7 +182,7 @@ fn draw_panel<DB: DrawingBackend>(
         ))
         .msg()?;
     let offset = (x1 - x0).max(1.0) * 0.006;
-    let series: [(RGBColor, f64, fn(&SweepCell) -> SeatRate); 3] = [
+    let series: [Series; 3] = [
         (palette::OURS, -offset, |c| c.as_g1),
         (palette::SECOND, offset, |c| c.as_g2),
         (palette::TEXT, 0.0, |c| c.both),

@@ -25,8 +25,8 @@ mod policy_def;
 mod policy_description;
 #[cfg(test)]
 mod props;
-mod search;
 mod random;
+mod search;
 #[cfg(test)]
 pub(crate) mod strategies;
 mod switch;
@@ -44,8 +44,8 @@ pub use lang::RuleProgram;
 pub use order::TieBreak;
 pub use policy_def::{PolicyDef, Prob};
 pub use policy_description::PolicyDescription;
-pub use search::{DEFAULT_HORIZON, DEFAULT_WORLDS, MAX_HORIZON, MAX_WORLDS, Search};
 pub use random::Random;
+pub use search::{DEFAULT_HORIZON, DEFAULT_WORLDS, MAX_HORIZON, MAX_WORLDS, Search};
 pub use switch::Switch;
 pub use table_policy::{FollowReading, TablePolicy, VariantFitError};
 

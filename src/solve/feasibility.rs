@@ -64,6 +64,11 @@ pub enum Answer {
         /// Completions tried.
         tried: usize,
     },
+    /// The search stopped at its node budget before it could answer.
+    OutOfBudget {
+        /// The budget (search nodes).
+        nodes: u64,
+    },
 }
 
 /// A full placement of the unknown cards: each hand's unknown cards, then the stock's.
@@ -93,8 +98,17 @@ pub struct Feasibility<'p> {
     memo: HashMap<State, (i16, i16)>,
     /// Search nodes visited (trick boundaries and card choices).
     pub nodes: u64,
+    /// The most nodes the search may visit; past it every open question answers "not
+    /// reachable" and nothing more is memoised (see [`Feasibility::exhausted`]).
+    budget: u64,
+    /// Whether the search hit its budget: its "no" answers are then not proofs.
+    pub exhausted: bool,
     found: Option<WitnessTrick>,
 }
+
+/// The default node budget of [`Feasibility::some`] and [`Feasibility::every`]: a few seconds
+/// and well under a gigabyte of memo on this machine's positions.
+pub const DEFAULT_MAX_NODES: u64 = 20_000_000;
 
 impl<'p> Feasibility<'p> {
     /// A search over `pos` in `mode`.
@@ -106,8 +120,16 @@ impl<'p> Feasibility<'p> {
             trump: pos.trump,
             memo: HashMap::new(),
             nodes: 0,
+            budget: u64::MAX,
+            exhausted: false,
             found: None,
         }
+    }
+
+    /// The same search stopping after `nodes` search nodes.
+    pub fn with_budget(mut self, nodes: u64) -> Self {
+        self.budget = nodes;
+        self
     }
 
     fn root(&self) -> State {
@@ -138,11 +160,14 @@ impl<'p> Feasibility<'p> {
         self.can(root, self.need())
     }
 
-    /// The answer for some completion, with a witness line when it is yes.
-    pub fn some(pos: &Position) -> Answer {
-        let mut f = Feasibility::new(pos, Mode::Some);
+    /// The answer for some completion, with a witness line when it is yes; the search visits
+    /// at most `max_nodes` nodes.
+    pub fn some(pos: &Position, max_nodes: u64) -> Answer {
+        let mut f = Feasibility::new(pos, Mode::Some).with_budget(max_nodes);
         if f.reachable() {
             Answer::Yes(Some(f.witness()))
+        } else if f.exhausted {
+            Answer::OutOfBudget { nodes: max_nodes }
         } else {
             Answer::No(None)
         }
@@ -151,21 +176,34 @@ impl<'p> Feasibility<'p> {
     /// The answer for every completion: yes when the lazy adversary cannot stop the player; else
     /// no if one of `tries` completions (seeded, so the same every run) refutes it; else
     /// undetermined. Exact when the position has no unknown card.
-    pub fn every(pos: &Position, tries: usize) -> Answer {
-        let mut f = Feasibility::new(pos, Mode::Every);
+    ///
+    /// Each search (the proof, then each completion) visits at most `max_nodes` nodes; a
+    /// search that runs out of them proves nothing, so the answer is then
+    /// [`Answer::OutOfBudget`] unless a completion that was searched to the end refutes it.
+    pub fn every(pos: &Position, tries: usize, max_nodes: u64) -> Answer {
+        let mut f = Feasibility::new(pos, Mode::Every).with_budget(max_nodes);
         if f.reachable() {
             return Answer::Yes(None);
         }
-        if pos.pool().is_empty() {
+        let mut out_of_budget = f.exhausted;
+        if pos.pool().is_empty() && !out_of_budget {
             return Answer::No(None);
         }
         for i in 0..tries {
             let (completion, full) = complete(pos, i as u64);
-            if !Feasibility::new(&full, Mode::Some).reachable() {
-                return Answer::No(Some(completion));
+            let mut g = Feasibility::new(&full, Mode::Some).with_budget(max_nodes);
+            if !g.reachable() {
+                if !g.exhausted {
+                    return Answer::No(Some(completion));
+                }
+                out_of_budget = true;
             }
         }
-        Answer::Undetermined { tried: tries }
+        if out_of_budget {
+            Answer::OutOfBudget { nodes: max_nodes }
+        } else {
+            Answer::Undetermined { tried: tries }
+        }
     }
 
     fn upper_bound(&self, st: &State) -> i32 {
@@ -191,6 +229,12 @@ impl<'p> Feasibility<'p> {
         if need <= 0 {
             return true;
         }
+        if self.nodes > self.budget {
+            self.exhausted = true;
+        }
+        if self.exhausted {
+            return false;
+        }
         if need > self.upper_bound(&st) {
             return false;
         }
@@ -203,6 +247,9 @@ impl<'p> Feasibility<'p> {
         }
         let mut cards = [(0usize, Card::from_id(0).expect("card 0"), false); MAX_PLAYERS];
         let ok = self.trick(st, 0, &mut cards, 0, need, false);
+        if self.exhausted && !ok {
+            return false; // not a proof: remember nothing
+        }
         let e = self.memo.entry(st).or_insert((0, i16::MAX));
         if ok {
             e.0 = e.0.max(need as i16);
@@ -224,6 +271,9 @@ impl<'p> Feasibility<'p> {
         need: i32,
         record: bool,
     ) -> bool {
+        if self.exhausted {
+            return false;
+        }
         if k == self.n {
             let (child, gain, winner) = self.settle(st, cards, best);
             let ok = self.can(child, need - gain);
@@ -554,8 +604,8 @@ mod tests {
                 target: Target::Tricks(1),
             };
             let mut pool = 0;
-            for p in 0..n {
-                let u = (hidden[p] && pool < 4) as usize;
+            for &hide in &hidden[..n] {
+                let u = (hide && pool < 4) as usize;
                 pool += u;
                 pos.hands.push(CardSet::of(&it.by_ref().take(h - u).collect::<Vec<_>>()));
                 pos.unknown.push(u as u8);
@@ -599,12 +649,28 @@ mod tests {
             if pos.pool().is_empty() {
                 prop_assert_eq!(lazy, every);
             }
-            match Feasibility::every(&pos, 50) {
+            match Feasibility::every(&pos, 50, u64::MAX) {
                 Answer::Yes(_) => prop_assert!(every),
                 Answer::No(Some(_)) | Answer::No(None) => prop_assert!(!every),
                 Answer::Undetermined { .. } => {}
+                Answer::OutOfBudget { .. } => prop_assert!(false, "no budget was set"),
             }
-            if let Answer::Yes(Some(line)) = Feasibility::some(&pos) {
+            // A search cut short by its node budget never answers wrongly: its yes and no are
+            // still proofs, and it says when it ran out.
+            for budget in [5, 40, 300] {
+                match Feasibility::some(&pos, budget) {
+                    Answer::Yes(_) => prop_assert!(some),
+                    Answer::No(_) => prop_assert!(!some),
+                    Answer::Undetermined { .. } => prop_assert!(false, "some is never undetermined"),
+                    Answer::OutOfBudget { nodes } => prop_assert_eq!(nodes, budget),
+                }
+                match Feasibility::every(&pos, 20, budget) {
+                    Answer::Yes(_) => prop_assert!(every),
+                    Answer::No(_) => prop_assert!(!every),
+                    Answer::Undetermined { .. } | Answer::OutOfBudget { .. } => {}
+                }
+            }
+            if let Answer::Yes(Some(line)) = Feasibility::some(&pos, u64::MAX) {
                 prop_assert!(some);
                 // The witness is a legal line reaching the goal.
                 let mut got = 0;

@@ -15,7 +15,7 @@ mod position;
 
 pub use cards::CardSet;
 pub use duel::{Duel, DuelSolver};
-pub use feasibility::{Answer, Feasibility, Goal, Mode, Witness, WitnessTrick};
+pub use feasibility::{Answer, DEFAULT_MAX_NODES, Feasibility, Goal, Mode, Witness, WitnessTrick};
 pub use position::{
     GoalSpec, Position, PositionError, PositionSpec, Target, card_name, parse_card, suit_name,
 };

@@ -29,7 +29,7 @@ fn random_is_identical_on_one_and_two_threads_and_loses_to_greedy() {
     simulate_into(dir.path(), &one, &args, &[("RAYON_NUM_THREADS", "1")]);
     simulate_into(dir.path(), &two, &args, &[("RAYON_NUM_THREADS", "2")]);
     let (h1, h2) = (file_hashes(&one), file_hashes(&two));
-    assert!(h1.len() >= 12, "{h1:?}");
+    assert!(h1.len() >= 9, "{h1:?}"); // 4 shards x (games, shard.json) + tournament.json
     assert_eq!(h1, h2);
 
     let m = read_manifest(&one).unwrap();

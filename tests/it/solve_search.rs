@@ -183,3 +183,21 @@ fn zero_worlds_is_a_config_error() {
         "{e}"
     );
 }
+
+/// A node budget too small to answer says so (never a guessed "no"); a zero budget is bad input.
+#[test]
+fn a_search_out_of_nodes_says_it_did_not_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("position.toml"), SEED).unwrap();
+    let o = briscola(&["solve", "position.toml", "--max-nodes", "10"], dir.path());
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("For some completion of the unknown cards: not answered: the search stopped after 10 nodes"),
+        "{out}"
+    );
+    assert!(!out.contains(": no"), "{out}");
+    let o = briscola(&["solve", "position.toml", "--max-nodes", "0"], dir.path());
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("--max-nodes"), "{}", stderr(&o));
+}
