@@ -33,6 +33,7 @@ fuzz:
 ## Benchmarks: the bare engine (criterion) and the whole pipeline's stages; see BENCHMARKS.md.
 bench: build
 	$(CARGO) bench --locked --bench engine
+	$(CARGO) bench --locked --bench search
 	./benches/pipeline.sh $(BIN)
 
 fmt:

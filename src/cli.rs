@@ -74,6 +74,10 @@ pub enum Command {
     /// List the built-in policy definitions, or print a policy as the engine understands it.
     #[command(after_help = EXIT_CODES)]
     Policies(crate::cli_policies::PoliciesArgs),
+    /// Can a player win k tricks (or p points) from a position? A witness line; for two
+    /// players with open hands, the minimax value.
+    #[command(after_help = EXIT_CODES)]
+    Solve(crate::cli_solve::SolveArgs),
 }
 
 /// `job ...`
@@ -207,6 +211,7 @@ pub fn execute(cli: Cli) -> Exit {
         Command::Play(a) => return crate::cli_play::play(a),
         Command::Replay(a) => return crate::cli_play::replay(a),
         Command::Policies(a) => return crate::cli_policies::policies(a),
+        Command::Solve(a) => return crate::cli_solve::solve(a),
     };
     match result {
         Ok(code) => code,

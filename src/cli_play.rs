@@ -12,7 +12,7 @@ use clap::Args;
 use briscola::game::{Deck, Seat, SeatRng};
 use briscola::pipeline::config::Config;
 use briscola::pipeline::layout::Layout;
-use briscola::policy::{PolicyKind, PolicySpec, TieBreak};
+use briscola::policy::{BUILTIN_KINDS, PolicyKind, PolicySpec, TieBreak};
 use briscola::table::{
     DealRecord, GameRecord, Replay, ReplayError, SeatActor, SeatName, SeatRecord, SessionEnd,
     SessionSetup, StudyGame, run_session, trace_game,
@@ -47,7 +47,7 @@ pub struct ReplayArgs {
 /// `play`
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The opponent: a policy named in the study file, or greedy, hoarder, counter.
+    /// The opponent: a policy named in the study file, or greedy, hoarder, counter, random.
     #[arg(long, value_name = "POLICY", default_value = "counter")]
     pub opponent: String,
     /// The study file whose policies may be named.
@@ -215,16 +215,14 @@ fn opponent(config: &Path, name: &str) -> Result<PolicySpec, Exit> {
     {
         return Ok(c.policy_spec(name, None));
     }
-    let kind = match name {
-        "greedy" => PolicyKind::Greedy,
-        "hoarder" => PolicyKind::Hoarder,
-        "counter" => PolicyKind::Counter,
-        _ => {
+    let kind = match PolicyKind::parse(name) {
+        Some(k) => k,
+        None => {
             let mut names: Vec<String> = cfg
                 .iter()
                 .flat_map(|c| c.policies.keys().cloned())
                 .collect();
-            names.extend(["greedy", "hoarder", "counter"].map(String::from));
+            names.extend(BUILTIN_KINDS.map(|k| k.as_str().to_string()));
             names.sort();
             names.dedup();
             return Err(bad(format!(

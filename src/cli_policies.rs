@@ -10,7 +10,7 @@ use clap::Args;
 
 use briscola::pipeline::config::Config;
 use briscola::policy::builtin_defs::rules_of;
-use briscola::policy::{PolicyKind, PolicySpec, TieBreak, lang};
+use briscola::policy::{BUILTIN_KINDS, PolicyKind, PolicySpec, TieBreak, lang};
 
 use crate::cli::Exit;
 
@@ -18,7 +18,8 @@ use crate::cli::Exit;
 #[derive(Debug, Args)]
 pub struct PoliciesArgs {
     /// A policy to print as the engine understands it: one defined in the config, or a
-    /// built-in (greedy, hoarder, counter). Without it: list the built-ins and the config's.
+    /// built-in (greedy, hoarder, counter, random). Without it: list the built-ins and the
+    /// config's.
     pub name: Option<String>,
     /// The study file whose `[policies]` to read (optional for built-ins).
     #[arg(long, value_name = "FILE", default_value = "pipeline.toml")]
@@ -33,8 +34,6 @@ macro_rules! outln {
         let _ = writeln!(std::io::stdout().lock(), $($arg)*);
     }};
 }
-
-const BUILTINS: [PolicyKind; 3] = [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter];
 
 /// Run `briscola policies`.
 pub fn policies(a: PoliciesArgs) -> Exit {
@@ -61,8 +60,8 @@ pub fn policies(a: PoliciesArgs) -> Exit {
     };
     let spec = match &cfg {
         Some(c) if c.policies.contains_key(&name) => c.policy_spec(&name, None),
-        _ => match BUILTINS.iter().find(|k| k.as_str() == name) {
-            Some(&k) => PolicySpec::paper(k, TieBreak::AsReleased),
+        _ => match PolicyKind::parse(&name) {
+            Some(k) => PolicySpec::paper(k, TieBreak::AsReleased),
             None => {
                 let defined = cfg
                     .as_ref()
@@ -70,7 +69,8 @@ pub fn policies(a: PoliciesArgs) -> Exit {
                     .unwrap_or_default();
                 let _ = writeln!(
                     std::io::stderr().lock(),
-                    "error: no policy named `{name}`; use a built-in (greedy, hoarder, counter){}",
+                    "error: no policy named `{name}`; use a built-in ({}){}",
+                    PolicyKind::builtin_names(),
                     if defined.is_empty() {
                         String::new()
                     } else {
@@ -88,8 +88,10 @@ pub fn policies(a: PoliciesArgs) -> Exit {
 fn print_list(cfg: Option<&Config>) {
     outln!("Built-in policies (the paper's Definitions 1-3, as shipped definitions).");
     outln!("Copy one into pipeline.toml and edit it to make a new policy:");
-    for k in BUILTINS {
-        let (lead, follow) = rules_of(k, 10).unwrap_or_default();
+    for k in BUILTIN_KINDS {
+        let Some((lead, follow)) = rules_of(k, 10) else {
+            continue;
+        };
         let quote = |v: &[String]| {
             let items: Vec<String> = v.iter().map(|s| format!("  \"{s}\",")).collect();
             format!("[\n{}\n]", items.join("\n"))
@@ -100,6 +102,17 @@ fn print_list(cfg: Option<&Config>) {
         outln!("tie_break = \"as-released\"");
         outln!("lead = {}", quote(&lead));
         outln!("follow = {}", quote(&follow));
+    }
+    outln!();
+    outln!("Built-in agents (use by name, or as [policies.NAME] kind = \"...\"):");
+    for k in BUILTIN_KINDS
+        .into_iter()
+        .filter(|k| rules_of(*k, 10).is_none())
+    {
+        let d = PolicySpec::paper(k, TieBreak::AsReleased)
+            .describe()
+            .to_string();
+        outln!("  {}", d.trim_end());
     }
     if let Some(c) = cfg {
         outln!();

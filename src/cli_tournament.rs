@@ -45,7 +45,7 @@ pub enum TieBreakArg {
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// Policies, in matchup order (comma-separated or repeated): the built-in kinds `greedy`,
-    /// `hoarder`, `counter`, or with --config any policy its [policies.NAME] sections define.
+    /// `hoarder`, `counter`, `search` (default worlds and horizon), or with --config any policy its [policies.NAME] sections define.
     /// Default: the config's simulate.policies, else greedy,hoarder,counter.
     #[arg(long = "policies", value_delimiter = ',', value_name = "NAME")]
     pub policies: Vec<String>,
@@ -156,13 +156,17 @@ fn resolve_policy(
             defined.join(", ")
         )));
     }
+    if name == PolicyKind::Search.as_str() {
+        return Ok(PolicySpec::search_default());
+    }
     let Some(kind) = PolicyKind::parse(name) else {
         return Err(usage(format!(
-            "--policies: `{name}` is not a policy; without --config use greedy, hoarder or counter (or give --config FILE to use its [policies.NAME])"
+            "--policies: `{name}` is not a policy; without --config use a built-in ({}, search) (or give --config FILE to use its [policies.NAME])",
+            PolicyKind::builtin_names()
         )));
     };
     let mut spec = PolicySpec::paper(kind, tie.unwrap_or(TieBreak::AsReleased));
-    if kind != PolicyKind::Greedy
+    if matches!(kind, PolicyKind::Hoarder | PolicyKind::Counter)
         && let Some(t) = threshold
     {
         spec.threshold = t;

@@ -9,7 +9,9 @@
 const ALLOWED: &[(&str, &[&str])] = &[
     ("game", &[]),
     ("stats", &[]),
-    ("policy", &["game"]),
+    // The search policy solves each sampled world with the solver.
+    ("solve", &["game"]),
+    ("policy", &["game", "solve"]),
     ("tournament", &["game", "policy"]),
     ("table", &["game", "policy", "tournament"]),
     ("results", &["policy", "stats"]),
@@ -24,6 +26,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &[
             "game",
             "stats",
+            "solve",
             "policy",
             "tournament",
             "results",

@@ -6,10 +6,13 @@
 //! - [`game`]: cards, deck, Proposition 1, one game's play, and the interface a seat decides
 //!   through ([`game::Policy`], [`game::SeatView`]). Uses nothing else. No I/O, no clock, no
 //!   global RNG.
+//! - [`solve`]: exact search over open positions: the two-player minimax solver (alpha-beta
+//!   with a transposition table) and the N-player trick-feasibility search (`briscola solve`).
+//!   Uses `game`.
 //! - [`stats`]: Wilson intervals, chi-square, exact binomial tests, power, correlations,
 //!   logistic regression. Uses nothing else (pure numerics).
-//! - [`policy`]: implementations of [`game::Policy`] (greedy, hoarder, counter) and their
-//!   serialisable specifications. Uses `game`.
+//! - [`policy`]: implementations of [`game::Policy`] (greedy, hoarder, counter, the `search`
+//!   agent) and their serialisable specifications. Uses `game`, `solve`.
 //! - [`tournament`]: matchups, deal sources (the paper's .NET stream, ChaCha), parallel play,
 //!   the shard tables (Parquet) and their CSV export. Uses `game`, `policy`.
 //! - [`table`]: one game step by step: traced decisions with the rule that fired, game
@@ -37,6 +40,7 @@ pub mod plot;
 pub mod policy;
 pub mod report;
 pub mod results;
+pub mod solve;
 pub mod stats;
 pub mod table;
 pub mod tournament;

@@ -5,6 +5,7 @@ mod cli_error;
 mod cli;
 mod cli_play;
 mod cli_policies;
+mod cli_solve;
 mod cli_tournament;
 
 use std::process::ExitCode;

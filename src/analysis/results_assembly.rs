@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::study_tests::StudyTests;
+use crate::results::sweep::SweepResults;
 use crate::results::{Results, StudyResults, StudySettings, Table4};
 
 /// What the plot and render stages know about a study before reading its results.
@@ -36,7 +37,7 @@ pub fn study_results(meta: &StudyMeta, tests: StudyTests, table4: Table4) -> Stu
     }
 }
 
-/// All studies.
-pub fn results(studies: Vec<StudyResults>) -> Results {
-    Results { studies }
+/// All studies and sweeps.
+pub fn results(studies: Vec<StudyResults>, sweeps: Vec<SweepResults>) -> Results {
+    Results { studies, sweeps }
 }

@@ -110,6 +110,10 @@ pub struct StudySection {
     /// study is scored against the paper.
     #[serde(default)]
     pub published: Option<String>,
+    /// Directory of the report templates, relative to the config file (default `templates`):
+    /// a study file kept elsewhere (e.g. `benches/`) points it at the repository's.
+    #[serde(default)]
+    pub templates: Option<String>,
     /// Score the main study against the paper even when its design is not the paper's (off by
     /// default: a study of its own design is not scored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -182,6 +186,12 @@ pub struct PolicySection {
     /// kind = "epsilon": which moves may explore ("lead", the default, or "all").
     #[serde(default)]
     pub moves: Option<crate::policy::EpsMoves>,
+    /// kind = "search": worlds sampled per decision (1 to 100,000; default 16).
+    #[serde(default)]
+    pub worlds: Option<u32>,
+    /// kind = "search": tricks searched ahead in each world (1 to 20; default 4).
+    #[serde(default)]
+    pub horizon: Option<u8>,
     /// Key this policy's chacha deals and seat streams by another policy's name (e.g. an
     /// epsilon policy by its base's), so it plays exactly the deals of its twin: common random
     /// numbers.
@@ -298,6 +308,9 @@ pub struct Config {
     /// `[variants.*]`
     #[serde(default)]
     pub variants: BTreeMap<String, VariantSection>,
+    /// `[sweeps.*]`: template policies expanded over a grid (see [`super::sweep_config`]).
+    #[serde(default)]
+    pub sweeps: BTreeMap<String, super::sweep_config::SweepSection>,
     /// `[test]`
     pub test: TestSection,
     /// `[regress]`
@@ -488,7 +501,35 @@ impl Config {
                     message: e.message,
                 }
             })?;
+        super::sweep_config::sweeps(&cfg).map_err(|(field, message)| {
+            let (line, column) = locator.position_of(&field);
+            ConfigError::Invalid {
+                path: path.to_path_buf(),
+                line,
+                column,
+                field,
+                message,
+            }
+        })?;
+        // Needs every policy resolved (so after the policy check: a bad policy is its own
+        // error, never a panic in resolving it).
+        check_distinct_designs(&cfg.studies()).map_err(|(field, message)| {
+            let (line, column) = locator.position_of(&field);
+            ConfigError::Invalid {
+                path: path.to_path_buf(),
+                line,
+                column,
+                field,
+                message,
+            }
+        })?;
         Ok(cfg)
+    }
+
+    /// Every `[sweeps.*]` section, expanded (validated at load).
+    pub fn sweeps(&self) -> Vec<super::sweep_config::Sweep> {
+        super::sweep_config::sweeps(self)
+            .unwrap_or_else(|e| panic!("a validated config expands its sweeps: {e:?}"))
     }
 
     /// Every semantic check; the error is (dotted field, what is wrong and what is valid).
@@ -725,7 +766,7 @@ impl Config {
                 ));
             }
         }
-        check_distinct_designs(&self.studies())
+        Ok(())
     }
 
     /// A variant's own policy list and `[variants.NAME.policy.*]` overrides name defined
@@ -890,6 +931,13 @@ impl Config {
             .unwrap_or(GameCount::Total(0))
     }
 
+    /// The report templates' directory: `[study] templates`, else `templates/`, beside the
+    /// config file.
+    pub fn templates_dir(&self) -> PathBuf {
+        self.base_dir
+            .join(self.study.templates.as_deref().unwrap_or("templates"))
+    }
+
     /// Path of the published-figures file, if one is configured.
     pub fn published_path(&self) -> Option<PathBuf> {
         self.study.published.as_ref().map(|p| self.base_dir.join(p))
@@ -930,7 +978,7 @@ fn check_distinct_designs(studies: &[Study]) -> Result<(), (String, String)> {
     Ok(())
 }
 
-fn check_name(name: &str) -> Result<(), String> {
+pub(super) fn check_name(name: &str) -> Result<(), String> {
     let rule = "use 1-40 characters a-z, 0-9, '-' or '_', starting with a letter (names become file and job names)";
     if name.contains(['/', '\\']) || name.contains("..") {
         return Err(format!("name `{name}` contains a path separator; {rule}"));
@@ -1013,6 +1061,41 @@ const FIELD_HINTS: &[(&str, &str)] = &[
         "a [study] section with title = \"...\", optional name, label and published = \"templates/published.toml\"",
     ),
     ("study.title", "a string"),
+    (
+        "study.templates",
+        "a directory relative to this file holding the report templates, e.g. \"../templates\"",
+    ),
+    ("sweeps", "one [sweeps.NAME] section per sweep"),
+    (
+        "sweeps.*",
+        "a table with label, policy (a template policy table using {param}), grid = { param = [values] or { from, to, step } }, opponents, seed and games_per_matchup, and an optional question",
+    ),
+    ("sweeps.*.label", "a string"),
+    (
+        "sweeps.*.question",
+        "a string naming the report question, e.g. \"q1\" or \"q3\"",
+    ),
+    (
+        "sweeps.*.policy",
+        "a policy table as [policies.NAME] takes, with {param} where the grid value goes, e.g. { kind = \"epsilon\", base = \"greedy\", eps = \"{eps}\" }",
+    ),
+    (
+        "sweeps.*.grid",
+        "one parameter and its values, e.g. { k = [0, 5, 10] } or { k = { from = 0, to = 34, step = 1 } }",
+    ),
+    (
+        "sweeps.*.grid.*",
+        "a list of numbers, e.g. [0, 0.01, 0.05], or { from = 0, to = 34, step = 1 }",
+    ),
+    (
+        "sweeps.*.opponents",
+        "a list of policy names (defined or built-in), e.g. [\"greedy\"]",
+    ),
+    ("sweeps.*.seed", "a whole number >= 0 (the ChaCha seed)"),
+    (
+        "sweeps.*.games_per_matchup",
+        "a whole number >= 1 (games per ordered matchup)",
+    ),
     (
         "study.name",
         "a name of 1-40 characters a-z, 0-9, '-' or '_'",

@@ -44,4 +44,5 @@ pub mod stage_sources;
 pub mod stages;
 pub mod stat_cache;
 pub mod study_rules;
+pub mod sweep_config;
 pub mod verify;

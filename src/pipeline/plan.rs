@@ -22,7 +22,7 @@ pub enum PlanError {
 }
 
 /// Build the jobs of `cfg`: simulate and aggregate shards, then per study test and regress,
-/// then plot and render.
+/// then each sweep's shards and curve, then plot and render.
 pub fn plan(cfg: &Config) -> Result<Vec<Job>, PlanError> {
     let studies = cfg.studies();
     let mut jobs = Vec::new();
@@ -35,6 +35,9 @@ pub fn plan(cfg: &Config) -> Result<Vec<Job>, PlanError> {
     for s in &studies {
         jobs.push(stages::test::job(cfg, s));
         jobs.push(stages::regress::job(cfg, s));
+    }
+    for s in &cfg.sweeps() {
+        jobs.extend(stages::sweep::jobs(cfg, s));
     }
     let (published_text, published) = match (cfg.published_path(), &cfg.study.published) {
         (Some(path), Some(rel)) => {
@@ -62,12 +65,15 @@ pub fn plan(cfg: &Config) -> Result<Vec<Job>, PlanError> {
     Ok(jobs)
 }
 
-/// Every template (`*.j2`) of `templates/` beside the config, by name (sorted).
+/// Every template (`*.j2`) of the templates directory (`templates/` beside the config unless
+/// `[study] templates` names another), by name (sorted).
 fn read_templates(cfg: &Config) -> Result<BTreeMap<String, String>, PlanError> {
-    let dir = cfg.base_dir.join("templates");
+    let dir = cfg.templates_dir();
     let err = |path: &std::path::Path, e: std::io::Error| PlanError::Read {
         path: path.to_path_buf(),
-        message: format!("{e} (the report templates live in templates/ beside the config)"),
+        message: format!(
+            "{e} (the report templates live in templates/ beside the config, or where [study] templates says)"
+        ),
     };
     let mut out = BTreeMap::new();
     for entry in std::fs::read_dir(&dir).map_err(|e| err(&dir, e))? {

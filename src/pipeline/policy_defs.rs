@@ -11,7 +11,10 @@ use std::collections::BTreeMap;
 use super::config::{MAX_THRESHOLD, PolicySection};
 use crate::policy::builtin_defs::as_builtin;
 use crate::policy::lang::{RuleProgram, parse_condition};
-use crate::policy::{PolicyDef, PolicyKind, PolicySpec, Prob, TieBreak};
+use crate::policy::{
+    DEFAULT_HORIZON, DEFAULT_WORLDS, MAX_HORIZON, MAX_WORLDS, PolicyDef, PolicyKind, PolicySpec,
+    Prob, TieBreak,
+};
 
 /// A policy error: the dotted field, what is wrong and what is valid, and (for an error inside
 /// a rule's or condition's text) the byte offset in that string.
@@ -32,10 +35,6 @@ fn err(field: String, message: String) -> PolicyDefError {
         offset: None,
     }
 }
-
-/// The built-in names a definition may refer to without defining them.
-const BUILTIN_NAMES: [PolicyKind; 3] =
-    [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter];
 
 /// Resolves names in one config's `[policies]`.
 pub struct PolicyResolver<'a> {
@@ -70,15 +69,19 @@ impl<'a> PolicyResolver<'a> {
         from_field: Option<&str>,
     ) -> Result<PolicySpec, PolicyDefError> {
         let Some(p) = self.sections.get(name) else {
-            if let Some(&k) = BUILTIN_NAMES.iter().find(|k| k.as_str() == name) {
+            if let Some(k) = PolicyKind::parse(name) {
                 return Ok(PolicySpec::paper(k, tie.unwrap_or_default()));
+            }
+            if name == PolicyKind::Search.as_str() {
+                return Ok(PolicySpec::search_default());
             }
             let defined: Vec<&str> = self.sections.keys().map(String::as_str).collect();
             return Err(err(
                 from_field.unwrap_or("policies").to_string(),
                 format!(
-                    "unknown policy `{name}`; use a defined policy ({}) or a built-in (greedy, hoarder, counter)",
-                    defined.join(", ")
+                    "unknown policy `{name}`; use a defined policy ({}) or a built-in ({})",
+                    defined.join(", "),
+                    PolicyKind::builtin_names()
                 ),
             ));
         };
@@ -133,7 +136,7 @@ impl<'a> PolicyResolver<'a> {
             }
         }
         match p.kind {
-            PolicyKind::Greedy => {}
+            PolicyKind::Greedy | PolicyKind::Random => {}
             PolicyKind::Hoarder | PolicyKind::Counter => {
                 let t = p.threshold.unwrap_or(10);
                 if t > MAX_THRESHOLD {
@@ -204,6 +207,27 @@ impl<'a> PolicyResolver<'a> {
                     moves: p.moves.unwrap_or_default(),
                 });
             }
+            PolicyKind::Search => {
+                let worlds = p.worlds.unwrap_or(DEFAULT_WORLDS);
+                if !(1..=MAX_WORLDS).contains(&worlds) {
+                    return Err(err(
+                        f("worlds"),
+                        format!(
+                            "{worlds} worlds is out of range; use 1 to {MAX_WORLDS} (the worlds sampled and solved per decision; default {DEFAULT_WORLDS})"
+                        ),
+                    ));
+                }
+                let horizon = p.horizon.unwrap_or(DEFAULT_HORIZON);
+                if !(1..=MAX_HORIZON).contains(&horizon) {
+                    return Err(err(
+                        f("horizon"),
+                        format!(
+                            "{horizon} tricks is out of range; use 1 to {MAX_HORIZON} (tricks searched ahead in each world, {MAX_HORIZON} = to the end; default {DEFAULT_HORIZON})"
+                        ),
+                    ));
+                }
+                spec.def = Some(PolicyDef::Search { worlds, horizon });
+            }
         }
         Ok(spec)
     }
@@ -211,7 +235,7 @@ impl<'a> PolicyResolver<'a> {
 
 /// The fields each kind takes, for "field X applies to kind Y" errors.
 fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
-    let present: [(&str, bool, &[PolicyKind]); 9] = [
+    let present: [(&str, bool, &[PolicyKind]); 11] = [
         (
             "threshold",
             p.threshold.is_some(),
@@ -225,6 +249,8 @@ fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
         ("base", p.base.is_some(), &[PolicyKind::Epsilon]),
         ("eps", p.eps.is_some(), &[PolicyKind::Epsilon]),
         ("moves", p.moves.is_some(), &[PolicyKind::Epsilon]),
+        ("worlds", p.worlds.is_some(), &[PolicyKind::Search]),
+        ("horizon", p.horizon.is_some(), &[PolicyKind::Search]),
     ];
     for (field, set, kinds) in present {
         if set && !kinds.contains(&p.kind) {

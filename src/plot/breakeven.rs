@@ -1,21 +1,25 @@
 //! Break-even Delta per ordered matchup: where G1's win rate crosses 0.5 (interpolated between
 //! kept bins), with the paper's values read off its Figure 2 drawn beside ours.
 //!
+//! The Δ axis is fitted to the values drawn (ours, the paper's and 0), never a fixed −10..10.
+//!
 //! Invariant: a matchup whose kept bins never cross 0.5 is labelled "no crossing", never drawn at
 //! a made-up position.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
+use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, palette};
 use super::layout::matchup_label;
+use super::legend::{Legend, Swatch};
+use super::number::fixed;
 use super::ticks::Ticks;
 use crate::results::StudyResults;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 const ROW: u32 = 30;
 const WIDTH: u32 = 760;
-const EXTRA: u32 = 130;
+const EXTRA: u32 = 150;
 
 /// A published break-even value for one ordered matchup.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -41,6 +45,53 @@ impl<'a> BreakEvenChart<'a> {
     }
 }
 
+impl BreakEvenChart<'_> {
+    fn paper_value(&self, g1: &str, g2: &str) -> Option<f64> {
+        self.paper
+            .iter()
+            .find(|p| p.g1_policy == g1 && p.g2_policy == g2)
+            .map(|p| p.delta)
+            .filter(|d| d.is_finite())
+    }
+
+    /// The Δ axis: every drawn value (ours and the paper's) and 0, with a margin.
+    pub fn x_axis(&self) -> Ticks {
+        let values = self
+            .study
+            .breakeven
+            .iter()
+            .flat_map(|b| {
+                [
+                    b.delta.filter(|d| d.is_finite()),
+                    self.paper_value(&b.g1_policy, &b.g2_policy),
+                ]
+            })
+            .flatten()
+            .chain([0.0]);
+        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+        let pad = ((hi - lo) * 0.08).max(0.3);
+        Ticks::fitted(lo, hi, pad, 8, 0.0)
+    }
+
+    /// The legend: our crossing, the paper's value.
+    pub fn legend(&self) -> Legend {
+        let mut entries = vec![(
+            Swatch::Point(palette::OURS),
+            "ours (interpolated crossing of 0.5)".to_string(),
+        )];
+        if !self.paper.is_empty() {
+            entries.push((
+                Swatch::Square(palette::PAPER),
+                "paper (read off its Figure 2)".to_string(),
+            ));
+        }
+        entries.push((Swatch::Dashed(palette::GUIDE), "Δ = 0".to_string()));
+        Legend::new(entries)
+    }
+}
+
 impl Figure for BreakEvenChart<'_> {
     fn size(&self) -> (u32, u32) {
         (
@@ -49,7 +100,14 @@ impl Figure for BreakEvenChart<'_> {
         )
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
+    fn title(&self) -> String {
+        format!(
+            "Break-even Δ_{{briscola}} ({}): where Pr(G1 wins) = 0.5",
+            self.study.name
+        )
+    }
+
+    fn draw<DB: Canvas>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
         let rows = &self.study.breakeven;
         let n = rows.len().max(1);
         let labels: Vec<String> = rows
@@ -64,94 +122,76 @@ impl Figure for BreakEvenChart<'_> {
                 String::new()
             }
         };
-        root.draw(&Text::new(
-            format!(
-                "Break-even Δ_briscola ({}): where Pr(G1 wins) = 0.5",
-                self.study.name
-            ),
-            (16, 10),
-            bold(14),
-        ))
-        .msg()?;
-        root.draw(&Circle::new((250, 42), 4, palette::OURS.filled()))
+        root.draw(&Text::new(self.title(), (16, 10), bold(15)))
             .msg()?;
-        root.draw(&Text::new(
-            "ours (interpolated crossing of 0.5)",
-            (260, 35),
-            font(12),
-        ))
-        .msg()?;
-        root.draw(&Rectangle::new(
-            [(500, 38), (508, 46)],
-            palette::PAPER.stroke_width(2),
-        ))
-        .msg()?;
-        root.draw(&Text::new(
-            "paper (read off its Figure 2)",
-            (514, 35),
-            font(12),
-        ))
-        .msg()?;
-        let body = root.margin(56, 0, 0, 0);
+        self.legend().draw(root, (16, 42))?;
+        let x_axis = self.x_axis();
+        let (x0, x1) = (x_axis.range().start, x_axis.range().end);
+        let body = root.margin(58, 0, 0, 0);
         let mut chart = ChartBuilder::on(&body)
             .margin(12)
-            .x_label_area_size(40)
+            .x_label_area_size(44)
             .y_label_area_size(230)
-            .build_cartesian_2d(Ticks::delta(), Ticks::categories(n))
+            .build_cartesian_2d(x_axis.clone(), Ticks::categories(n))
             .msg()?;
         chart
             .configure_mesh()
             .bold_line_style(palette::GUIDE.mix(0.15))
             .light_line_style(TRANSPARENT)
-            .x_desc("Δ_briscola = B_G1 − B_G2 at which G1 breaks even")
-            .x_label_formatter(&|v| format!("{}", v.round() as i64))
+            .x_desc("Δ_{briscola} = B_{G1} − B_{G2} at which G1 breaks even")
+            .x_label_formatter(&|v| x_axis.label(*v))
             .y_label_formatter(&label_of)
             .label_style(font(12))
-            .axis_desc_style(font(12))
+            .axis_desc_style(font(13))
             .draw()
             .msg()?;
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(0.0, -0.5), (0.0, n as f64 - 0.5)],
-                4,
-                4,
-                palette::GUIDE.stroke_width(1),
-            ))
-            .msg()?;
+        if x0 <= 0.0 && 0.0 <= x1 {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(0.0, -0.5), (0.0, n as f64 - 0.5)],
+                    4,
+                    4,
+                    palette::GUIDE.stroke_width(1),
+                ))
+                .msg()?;
+        }
         for (i, b) in rows.iter().enumerate() {
             let y = (n - 1 - i) as f64;
+            let label = matchup_label(&b.g1_policy, &b.g2_policy);
             match b.delta {
                 Some(d) if d.is_finite() => {
+                    body.draw(&Tip::begin(format!("{label}: ours Δ = {}", fixed(d, 2))))
+                        .msg()?;
                     chart
                         .draw_series(std::iter::once(Circle::new(
-                            (d.clamp(-11.0, 11.0), y),
+                            (d, y),
                             4,
                             palette::OURS.filled(),
                         )))
                         .msg()?;
+                    body.draw(&Tip::end()).msg()?;
                 }
                 _ => {
                     chart
                         .draw_series(std::iter::once(Text::new(
                             "no crossing",
-                            (-10.5, y),
-                            font(11).pos(Pos::new(HPos::Left, VPos::Center)),
+                            (x0, y),
+                            font(12).pos(Pos::new(HPos::Left, VPos::Center)),
                         )))
                         .msg()?;
                 }
             }
-            if let Some(p) = self
-                .paper
-                .iter()
-                .find(|p| p.g1_policy == b.g1_policy && p.g2_policy == b.g2_policy)
-            {
-                let x = p.delta.clamp(-11.0, 11.0);
+            if let Some(x) = self.paper_value(&b.g1_policy, &b.g2_policy) {
+                let half = 0.012 * (x1 - x0);
+                body.draw(&Tip::begin(format!("{label}: paper Δ ≈ {}", fixed(x, 1))))
+                    .msg()?;
                 chart
                     .draw_series(std::iter::once(Rectangle::new(
-                        [(x - 0.18, y - 0.15), (x + 0.18, y + 0.15)],
+                        [(x - half, y - 0.17), (x + half, y + 0.17)],
                         palette::PAPER.stroke_width(2),
                     )))
                     .msg()?;
+                body.draw(&Tip::end()).msg()?;
             }
         }
         Ok(())

@@ -1,16 +1,23 @@
-//! The [`Figure`] trait and the two renderings of a figure: an SVG string (text stays text) and
-//! a PNG file (for Markdown), both drawn by the same code.
+//! The [`Figure`] trait, the [`Canvas`] it draws on (an SVG string or a 2x PNG file, both
+//! drawn by the same code), the [`Tip`] element that attaches a tooltip to what follows it, and
+//! the fonts and palette the figures share.
 //!
-//! Invariant: a figure is drawn by one generic `draw` over any plotters backend, so the SVG and
-//! the PNG of a figure cannot disagree about what is drawn.
+//! Invariant: a figure is drawn by one generic `draw` over any [`Canvas`], so the SVG and the
+//! PNG of a figure cannot disagree about what is drawn.
 
 use std::path::Path;
 
 use plotters::coord::Shift;
+use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
+use plotters_backend::{BackendCoord, BackendTextStyle, DrawingErrorKind, FontStyle};
 
 use super::error::PlotError;
+use super::face::Face;
 use super::font::ensure_font;
+use super::markup::plain;
+use super::png_canvas::PngCanvas;
+use super::svg_canvas::SvgCanvas;
 
 /// Result of drawing onto a backend; the message is plotters' own.
 pub type DrawResult<T = ()> = Result<T, String>;
@@ -27,12 +34,73 @@ impl<T, E: std::error::Error + Send + Sync> OrMessage<T> for Result<T, DrawingAr
     }
 }
 
-/// Something drawable at a fixed pixel size.
+/// A plotters backend the figures draw on: plotters' drawing calls plus tooltips.
+pub trait Canvas: DrawingBackend {
+    /// Start a group of elements that share the tooltip `title` (an SVG `<title>`; a PNG has
+    /// no tooltips and ignores it).
+    fn begin_tip(&mut self, title: &str);
+    /// End the innermost group begun by [`Canvas::begin_tip`].
+    fn end_tip(&mut self);
+}
+
+/// An element that begins (`Tip::begin`) or ends (`Tip::end`) a tooltip group.
+pub struct Tip(Option<String>);
+
+impl Tip {
+    /// Begin a group whose tooltip is `title`.
+    pub fn begin(title: impl Into<String>) -> Tip {
+        Tip(Some(title.into()))
+    }
+    /// End the group.
+    pub fn end() -> Tip {
+        Tip(None)
+    }
+}
+
+impl<'a> PointCollection<'a, BackendCoord> for &'a Tip {
+    type Point = &'a BackendCoord;
+    type IntoIter = std::iter::Empty<&'a BackendCoord>;
+    fn point_iter(self) -> Self::IntoIter {
+        std::iter::empty()
+    }
+}
+
+impl<DB: Canvas> Drawable<DB> for Tip {
+    fn draw<I: Iterator<Item = BackendCoord>>(
+        &self,
+        _points: I,
+        backend: &mut DB,
+        _parent_dim: (u32, u32),
+    ) -> Result<(), DrawingErrorKind<DB::ErrorType>> {
+        match &self.0 {
+            Some(t) => backend.begin_tip(t),
+            None => backend.end_tip(),
+        }
+        Ok(())
+    }
+}
+
+/// Something drawable at a fixed size in logical pixels.
 pub trait Figure {
-    /// Width and height in pixels (SVG user units).
+    /// Width and height in logical pixels (SVG user units; the PNG is twice as large).
     fn size(&self) -> (u32, u32);
+    /// The figure's title, in label markup: drawn at its top and, without the markup, the
+    /// SVG's accessible name.
+    fn title(&self) -> String;
     /// Draw onto a white root area of [`Figure::size`].
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult;
+    fn draw<DB: Canvas>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult;
+}
+
+/// The layout box plotters asks a canvas for: a label's width and line height in pixels, from
+/// the same [`Face::layout`] the canvases draw with.
+pub fn text_box<S: BackendTextStyle>(text: &str, style: &S) -> (u32, u32) {
+    match Face::get() {
+        Ok(face) => {
+            let l = face.layout(text, style.size(), matches!(style.style(), FontStyle::Bold));
+            (l.width.ceil() as u32, (l.ascent + l.descent).ceil() as u32)
+        }
+        Err(_) => (0, 0),
+    }
 }
 
 /// Render `fig` to SVG text. `name` (e.g. `paper/figure2`) is used in errors.
@@ -44,7 +112,7 @@ pub fn render_svg<F: Figure>(fig: &F, name: &str) -> Result<String, PlotError> {
     };
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, fig.size()).into_drawing_area();
+        let root = SvgCanvas::new(&mut out, fig.size(), &plain(&fig.title())).into_drawing_area();
         root.fill(&WHITE).msg().map_err(draw_err)?;
         fig.draw(&root).map_err(draw_err)?;
         root.present().msg().map_err(draw_err)?;
@@ -52,14 +120,14 @@ pub fn render_svg<F: Figure>(fig: &F, name: &str) -> Result<String, PlotError> {
     Ok(out)
 }
 
-/// Render `fig` to a PNG file at `path`.
+/// Render `fig` to a PNG file at `path`, [`super::png_canvas::SCALE`] times its logical size.
 pub fn render_png<F: Figure>(fig: &F, name: &str, path: &Path) -> Result<(), PlotError> {
     ensure_font()?;
     let draw_err = |message: String| PlotError::Draw {
         figure: name.to_string(),
         message,
     };
-    let root = BitMapBackend::new(path, fig.size()).into_drawing_area();
+    let root = PngCanvas::new(path, fig.size()).into_drawing_area();
     root.fill(&WHITE).msg().map_err(draw_err)?;
     fig.draw(&root).map_err(draw_err)?;
     root.present().msg().map_err(draw_err)?;
@@ -83,7 +151,7 @@ pub fn bold(size: u32) -> TextStyle<'static> {
 
 /// The palette shared by the figures.
 pub mod palette {
-    use plotters::style::RGBColor;
+    use plotters::style::{RGBAColor, RGBColor};
 
     /// Ink of our estimates.
     pub const OURS: RGBColor = RGBColor(31, 78, 140);
@@ -91,8 +159,8 @@ pub mod palette {
     pub const PAPER: RGBColor = RGBColor(204, 102, 0);
     /// Secondary series.
     pub const SECOND: RGBColor = RGBColor(120, 150, 60);
-    /// Confidence ribbons.
-    pub const RIBBON: RGBColor = RGBColor(150, 150, 150);
+    /// Confidence bands: our ink, translucent.
+    pub const BAND: RGBAColor = RGBAColor(31, 78, 140, 0.2);
     /// Guides and frames.
     pub const GUIDE: RGBColor = RGBColor(110, 110, 110);
     /// Text.

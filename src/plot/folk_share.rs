@@ -8,8 +8,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
+use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, palette};
 use super::layout::matchup_label;
+use super::number::grouped;
 use super::ticks::Ticks;
 use crate::results::StudyResults;
 
@@ -28,24 +29,48 @@ impl<'a> FolkShare<'a> {
         FolkShare { study }
     }
 
-    /// (label, rate, lo, hi, pooled?) rows, top to bottom.
-    fn rows(&self) -> Vec<(String, f64, f64, f64, bool)> {
+    /// (label, rate, lo, hi, pooled?, tooltip) rows, top to bottom.
+    fn rows(&self) -> Vec<(String, f64, f64, f64, bool, String)> {
         let f = &self.study.folk_theorem;
+        let tip = |label: &str, wins: u64, games: u64, rate: f64, lo: f64, hi: f64| {
+            format!(
+                "{label}: the majority holder won {} of {} decided, briscola-unequal games, {rate:.4} (Wilson 95% {lo:.4}–{hi:.4})",
+                grouped(wins),
+                grouped(games)
+            )
+        };
         let mut rows: Vec<_> = f
             .per_matchup
             .iter()
             .map(|c| {
-                (
-                    matchup_label(&c.g1_policy, &c.g2_policy),
-                    c.rate,
-                    c.lo,
-                    c.hi,
-                    false,
-                )
+                let label = matchup_label(&c.g1_policy, &c.g2_policy);
+                let t = tip(&label, c.majority_wins, c.games, c.rate, c.lo, c.hi);
+                (label, c.rate, c.lo, c.hi, false, t)
             })
             .collect();
-        rows.push(("all matchups pooled".to_string(), f.rate, f.lo, f.hi, true));
+        let label = "all matchups pooled".to_string();
+        let t = tip(&label, f.majority_wins, f.games, f.rate, f.lo, f.hi);
+        rows.push((label, f.rate, f.lo, f.hi, true, t));
         rows
+    }
+
+    /// The share axis: every interval, with a margin, within 0..1.
+    pub fn x_axis(&self) -> Ticks {
+        let rows = self.rows();
+        let finite = |v: &f64| v.is_finite();
+        let lo = rows
+            .iter()
+            .map(|r| r.2)
+            .filter(finite)
+            .fold(f64::INFINITY, f64::min);
+        let hi = rows
+            .iter()
+            .map(|r| r.3)
+            .filter(finite)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let (lo, hi) = if lo < hi { (lo, hi) } else { (0.0, 1.0) };
+        let pad = ((hi - lo) * 0.1).max(0.005);
+        Ticks::fitted((lo - pad).max(0.0), (hi + pad).min(1.0), 0.0, 7, 0.0)
     }
 }
 
@@ -54,23 +79,17 @@ impl Figure for FolkShare<'_> {
         (WIDTH, EXTRA + ROW * self.rows().len() as u32)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
+    fn title(&self) -> String {
+        format!(
+            "Folk theorem ({}): share won by the briscola-majority holder (the folklore says 1)",
+            self.study.name
+        )
+    }
+
+    fn draw<DB: Canvas>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
         let rows = self.rows();
         let n = rows.len();
-        let finite = |v: f64| v.is_finite();
-        let lo = rows
-            .iter()
-            .map(|r| r.2)
-            .filter(|v| finite(*v))
-            .fold(f64::INFINITY, f64::min);
-        let hi = rows
-            .iter()
-            .map(|r| r.3)
-            .filter(|v| finite(*v))
-            .fold(f64::NEG_INFINITY, f64::max);
-        let (lo, hi) = if lo < hi { (lo, hi) } else { (0.0, 1.0) };
-        let pad = ((hi - lo) * 0.1).max(0.005);
-        let (x0, x1) = ((lo - pad).max(0.0), (hi + pad).min(1.0));
+        let x_axis = self.x_axis();
         let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
         let label_of = move |v: &f64| -> String {
             let i = v.round();
@@ -81,20 +100,11 @@ impl Figure for FolkShare<'_> {
             }
         };
         let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!(
-                    "Folk theorem ({}): share won by the briscola-majority holder (the folklore says 1)",
-                    self.study.name
-                ),
-                bold(14),
-            )
+            .caption(self.title(), bold(15))
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(230)
-            .build_cartesian_2d(
-                x0..x1,
-                Ticks::categories(n),
-            )
+            .build_cartesian_2d(x_axis.clone(), Ticks::categories(n))
             .msg()?;
         chart
             .configure_mesh()
@@ -102,10 +112,10 @@ impl Figure for FolkShare<'_> {
             .bold_line_style(palette::GUIDE.mix(0.15))
             .light_line_style(TRANSPARENT)
             .x_desc("share of games won by the player holding more briscole (Wilson 95%)")
-            .x_label_formatter(&|v| format!("{v:.3}"))
+            .x_label_formatter(&|v| x_axis.label(*v))
             .y_label_formatter(&label_of)
-            .label_style(font(12))
-            .axis_desc_style(font(12))
+            .label_style(font(13))
+            .axis_desc_style(font(13))
             .draw()
             .msg()?;
         let pooled = self.study.folk_theorem.rate;
@@ -119,13 +129,14 @@ impl Figure for FolkShare<'_> {
                 ))
                 .msg()?;
         }
-        for (i, (_, rate, lo, hi, is_pooled)) in rows.iter().enumerate() {
+        for (i, (_, rate, lo, hi, is_pooled, tip)) in rows.iter().enumerate() {
             let y = (n - 1 - i) as f64;
             let colour = if *is_pooled {
                 palette::PAPER
             } else {
                 palette::OURS
             };
+            root.draw(&Tip::begin(tip.clone())).msg()?;
             chart
                 .draw_series(std::iter::once(PathElement::new(
                     vec![(*lo, y), (*hi, y)],
@@ -135,6 +146,7 @@ impl Figure for FolkShare<'_> {
             chart
                 .draw_series(std::iter::once(Circle::new((*rate, y), 4, colour.filled())))
                 .msg()?;
+            root.draw(&Tip::end()).msg()?;
         }
         Ok(())
     }

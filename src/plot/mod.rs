@@ -1,5 +1,9 @@
-//! Figures: Figure 2 and the report's supporting charts, as SVG (inlined in the HTML report) and
-//! PNG (linked from the Markdown report), drawn with plotters and the embedded DejaVu Sans.
+//! Figures: Figure 2 and the report's supporting charts, as SVG (inlined in the HTML report, with
+//! tooltips) and 2x PNG (linked from the Markdown report), drawn with plotters on the figures' own
+//! canvases ([`SvgCanvas`], [`PngCanvas`]) and the embedded DejaVu Sans laid out by [`Face`].
+//!
+//! `benches/ggplot_figures.R` draws Figure 2, the Table 3 heatmap and the break-even chart again
+//! with ggplot2 from `results.json`, as a reference to look at beside ours (not part of the report).
 //!
 //! Invariant: the same inputs give byte-identical files (no timestamps, no random ids, no system
 //! fonts).
@@ -9,22 +13,34 @@
 mod breakeven;
 mod canvas;
 mod error;
+mod face;
 mod figure2;
 mod folk_share;
 mod font;
 mod layout;
+mod legend;
+pub mod markup;
+mod number;
+mod png_canvas;
+mod svg_canvas;
+mod sweep_curve;
 mod table3_heatmap;
 mod table5_bars;
 mod ticks;
 mod write;
 
 pub use breakeven::{BreakEvenChart, PaperBreakEven};
-pub use canvas::{Figure, render_png, render_svg};
+pub use canvas::{Canvas, Figure, Tip, render_png, render_svg};
 pub use error::PlotError;
+pub use face::Face;
 pub use figure2::Figure2;
 pub use folk_share::FolkShare;
 pub use font::ensure_font;
 pub use layout::{matchup_label, matchups, policy_names};
+pub use legend::{Legend, Swatch};
+pub use png_canvas::{PngCanvas, SCALE};
+pub use svg_canvas::SvgCanvas;
+pub use sweep_curve::SweepFigure;
 pub use table3_heatmap::Table3Heatmap;
 pub use table5_bars::Table5Bars;
 pub use ticks::Ticks;

@@ -1,21 +1,31 @@
 //! Table 3 as a heatmap: one cell per ordered matchup (rows G1's policy, columns G2's), colour
 //! by G1's win rate around 0.5, with the rate and its Wilson interval written in the cell.
 //!
+//! A colour bar at the right gives the scale; each cell's tooltip gives its games and wins.
+//!
 //! Invariant: the colour scale is symmetric around 0.5 (blue: G1 wins more, red: less), so a
 //! cell's colour alone says which seat the matchup favours.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
+use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, palette};
 use super::layout::policy_names;
+use super::number::grouped;
+use super::ticks::Ticks;
 use crate::results::{MatchupRate, StudyResults};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 const CELL: (u32, u32) = (170, 70);
-const TOP: u32 = 70;
+const TOP: u32 = 74;
 const LEFT: u32 = 120;
 const MARGIN: u32 = 16;
+/// The colour bar: gap from the grid, bar width, room for its tick labels.
+const BAR_GAP: u32 = 24;
+const BAR_W: u32 = 18;
+const BAR_LABELS: u32 = 78;
+/// Strips the colour bar is drawn with.
+const BAR_STEPS: u32 = 64;
 
 /// The Table 3 heatmap of one study.
 pub struct Table3Heatmap<'a> {
@@ -67,23 +77,82 @@ fn colour(rate: f64, span: f64) -> RGBColor {
     RGBColor(mix(r), mix(g), mix(b))
 }
 
+impl Table3Heatmap<'_> {
+    /// The colour bar's ticks: nice values over 0.5 ± the colour scale's half-width.
+    pub fn bar_ticks(&self) -> Ticks {
+        let span = self.span();
+        Ticks::fitted(0.5 - span, 0.5 + span, 0.0, 6, 0.0)
+    }
+
+    /// The colour legend at the grid's right: the scale from 0.5 − span (bottom, red) to
+    /// 0.5 + span (top, blue), ticked.
+    fn draw_colour_bar<DB: Canvas>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
+        let k = self.names.len().max(1) as u32;
+        let span = self.span();
+        let x0 = (LEFT + k * CELL.0 + BAR_GAP) as i32;
+        let (y0, h) = (TOP as i32, (k * CELL.1) as i32);
+        root.draw(&Text::new(
+            "G1 win rate",
+            (x0 - 4, y0 - 14),
+            font(12).pos(Pos::new(HPos::Left, VPos::Center)),
+        ))
+        .msg()?;
+        for i in 0..BAR_STEPS as i32 {
+            let top = y0 + h * i / BAR_STEPS as i32;
+            let bottom = y0 + h * (i + 1) / BAR_STEPS as i32;
+            let rate = 0.5 + span * (1.0 - (2.0 * f64::from(i) + 1.0) / f64::from(BAR_STEPS));
+            root.draw(&Rectangle::new(
+                [(x0, top), (x0 + BAR_W as i32, bottom)],
+                colour(rate, span).filled(),
+            ))
+            .msg()?;
+        }
+        root.draw(&Rectangle::new(
+            [(x0, y0), (x0 + BAR_W as i32, y0 + h)],
+            palette::GUIDE.stroke_width(1),
+        ))
+        .msg()?;
+        let ticks = self.bar_ticks();
+        for v in ticks.values() {
+            let y = y0 + ((0.5 + span - v) / (2.0 * span) * f64::from(h)).round() as i32;
+            let xr = x0 + BAR_W as i32;
+            root.draw(&PathElement::new(
+                vec![(xr, y), (xr + 4, y)],
+                palette::GUIDE.stroke_width(1),
+            ))
+            .msg()?;
+            root.draw(&Text::new(
+                ticks.label(*v),
+                (xr + 7, y),
+                font(12).pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .msg()?;
+        }
+        Ok(())
+    }
+}
+
 impl Figure for Table3Heatmap<'_> {
     fn size(&self) -> (u32, u32) {
         let k = self.names.len().max(1) as u32;
-        (LEFT + k * CELL.0 + MARGIN, TOP + k * CELL.1 + MARGIN)
+        (
+            LEFT + k * CELL.0 + BAR_GAP + BAR_W + BAR_LABELS,
+            TOP + k * CELL.1 + MARGIN,
+        )
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
+    fn title(&self) -> String {
+        format!(
+            "Table 3 ({}): G1 win rate, Wilson 95% interval",
+            self.study.name
+        )
+    }
+
+    fn draw<DB: Canvas>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
         let centre = Pos::new(HPos::Center, VPos::Center);
-        root.draw(&Text::new(
-            format!(
-                "Table 3 ({}): G1 win rate, Wilson 95% interval",
-                self.study.name
-            ),
-            (MARGIN as i32, 10),
-            bold(15),
-        ))
-        .msg()?;
+        root.draw(&Text::new(self.title(), (MARGIN as i32, 10), bold(15)))
+            .msg()?;
+        self.draw_colour_bar(root)?;
         root.draw(&Text::new(
             "G2's policy →",
             ((LEFT + self.names.len() as u32 * CELL.0 / 2) as i32, 36),
@@ -120,6 +189,11 @@ impl Figure for Table3Heatmap<'_> {
                 let cx = x0 + CELL.0 as i32 / 2;
                 match self.cell(g1, g2) {
                     Some(c) => {
+                        root.draw(&Tip::begin(format!(
+                            "{g1} (G1) vs {g2} (G2): G1 won {} of {} non-tied games ({} ties), rate {:.3} (Wilson 95% {:.3}–{:.3})",
+                            grouped(c.g1_wins), grouped(c.non_tied), grouped(c.ties), c.rate, c.lo, c.hi
+                        )))
+                        .msg()?;
                         root.draw(&Rectangle::new(
                             [(x0, y0), (x1, y1)],
                             colour(c.rate, span).filled(),
@@ -137,6 +211,7 @@ impl Figure for Table3Heatmap<'_> {
                             font(12).pos(centre),
                         ))
                         .msg()?;
+                        root.draw(&Tip::end()).msg()?;
                     }
                     None => {
                         root.draw(&Text::new("no data", (cx, y0 + 35), font(12).pos(centre)))

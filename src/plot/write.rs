@@ -13,6 +13,7 @@ use super::canvas::{Figure, render_png, render_svg};
 use super::error::PlotError;
 use super::figure2::Figure2;
 use super::folk_share::FolkShare;
+use super::sweep_curve::SweepFigure;
 use super::table3_heatmap::Table3Heatmap;
 use super::table5_bars::Table5Bars;
 use crate::results::{Results, StudyResults};
@@ -31,6 +32,8 @@ pub enum FigureKind {
     Folk,
     /// Break-even Delta per matchup.
     Breakeven,
+    /// A sweep's win-rate curve (one per sweep, not per study).
+    Sweep,
 }
 
 impl FigureKind {
@@ -51,6 +54,7 @@ impl FigureKind {
             FigureKind::Table5 => "table5",
             FigureKind::Folk => "folk",
             FigureKind::Breakeven => "breakeven",
+            FigureKind::Sweep => "sweep",
         }
     }
 }
@@ -97,19 +101,25 @@ fn check_study_name(name: &str) -> Result<(), PlotError> {
 }
 
 /// The file names `write_figures` writes for `results`, without drawing anything: what the
-/// render stage needs to find the plot stage's outputs.
+/// render stage needs to find the plot stage's outputs. A sweep's figure is listed under the
+/// sweep's name as its study.
 pub fn figure_files(results: &Results) -> Vec<FigureFile> {
+    let file = |name: &str, k: FigureKind| FigureFile {
+        study: name.to_string(),
+        kind: k,
+        svg: format!("{name}/{}.svg", k.stem()),
+        png: format!("{name}/{}.png", k.stem()),
+    };
     results
         .studies
         .iter()
-        .flat_map(|s| {
-            FigureKind::ALL.iter().map(move |k| FigureFile {
-                study: s.name.clone(),
-                kind: *k,
-                svg: format!("{}/{}.svg", s.name, k.stem()),
-                png: format!("{}/{}.png", s.name, k.stem()),
-            })
-        })
+        .flat_map(|s| FigureKind::ALL.iter().map(|k| file(&s.name, *k)))
+        .chain(
+            results
+                .sweeps
+                .iter()
+                .map(|s| file(&s.name, FigureKind::Sweep)),
+        )
         .collect()
 }
 
@@ -162,6 +172,7 @@ pub fn write_study_figures(
                 kind,
                 out_dir,
             )?,
+            FigureKind::Sweep => continue,
         };
         out.push(file);
     }
@@ -179,6 +190,20 @@ pub fn write_figures(
     let mut out = Vec::new();
     for study in &results.studies {
         out.extend(write_study_figures(study, paper_breakeven, out_dir)?);
+    }
+    for sweep in &results.sweeps {
+        check_study_name(&sweep.name)?;
+        let dir = out_dir.join(&sweep.name);
+        std::fs::create_dir_all(&dir).map_err(|source| PlotError::Io {
+            path: dir.clone(),
+            source,
+        })?;
+        out.push(write_one(
+            &SweepFigure::new(sweep),
+            &sweep.name,
+            FigureKind::Sweep,
+            out_dir,
+        )?);
     }
     Ok(out)
 }

@@ -10,7 +10,8 @@ use crate::game::Card;
 use crate::game::{Policy, SeatRng, SeatView};
 
 /// Per card id: the bit of its carico sibling (the Three for an Ace, the Ace for a Three), and 0
-/// for every other rank.
+/// for every other rank. The one definition of the carico trap's sibling: the policy
+/// language's `sibling-seen` reads it too.
 const fn sibling_table() -> [u64; 64] {
     let mut t = [0u64; 64];
     let mut i = 0;
@@ -24,7 +25,7 @@ const fn sibling_table() -> [u64; 64] {
     }
     t
 }
-const SIBLING: [u64; 64] = sibling_table();
+pub(crate) const SIBLING: [u64; 64] = sibling_table();
 
 /// Counter: leads a non-trump Ace (then Three) whose same-suit sibling carico has been seen;
 /// otherwise plays as the hoarder with the same threshold.

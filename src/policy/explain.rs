@@ -75,9 +75,10 @@ pub struct Explanation {
     pub index: usize,
     /// The chosen card.
     pub card: Card,
-    /// The rule that fired, or `None` for a policy that has no rule trace.
+    /// The rule that fired, or `None` for a policy that has no rule chain (random, a network:
+    /// then `because` says how it chose, if it can).
     pub rule: Option<Rule>,
-    /// Why, in words (empty when `rule` is `None`).
+    /// Why, in words (empty when the policy cannot say).
     pub because: String,
 }
 
@@ -88,6 +89,7 @@ impl Explanation {
         match self.rule {
             Some(r) if self.because.is_empty() => r.text().to_string(),
             Some(r) => format!("{}, because {}", r.text(), self.because),
+            None if !self.because.is_empty() => self.because.clone(),
             None => "no rule trace for this policy".to_string(),
         }
     }
@@ -166,6 +168,7 @@ impl AnyPolicy {
             AnyPolicy::Greedy(p) => p.explain(view, rng),
             AnyPolicy::Hoarder(p) => p.explain(view, rng),
             AnyPolicy::Counter(p) => p.explain(view, rng),
+            AnyPolicy::Random(p) => p.explain(view, rng),
             // Policies written in the policy language do not trace their rules yet.
             other => AnyPolicy::unexplained(other, view, rng),
         }

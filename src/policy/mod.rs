@@ -25,6 +25,8 @@ mod policy_def;
 mod policy_description;
 #[cfg(test)]
 mod props;
+mod random;
+mod search;
 #[cfg(test)]
 pub(crate) mod strategies;
 mod switch;
@@ -42,6 +44,8 @@ pub use lang::RuleProgram;
 pub use order::TieBreak;
 pub use policy_def::{PolicyDef, Prob};
 pub use policy_description::PolicyDescription;
+pub use random::Random;
+pub use search::{DEFAULT_HORIZON, DEFAULT_WORLDS, MAX_HORIZON, MAX_WORLDS, Search};
 pub use switch::Switch;
 pub use table_policy::{FollowReading, TablePolicy, VariantFitError};
 
@@ -72,10 +76,23 @@ pub enum PolicyKind {
     Switch,
     /// A policy that plays a uniformly random card with probability eps.
     Epsilon,
+    /// Determinized search (PIMC) solving sampled worlds with alpha-beta.
+    Search,
+    /// A uniformly random card of the hand, from the seat's own stream.
+    Random,
 }
 
+/// The kinds a study or a command may name without defining them (`greedy`, `hoarder`,
+/// `counter`, `random`): one list, used by every place that resolves a bare name.
+pub const BUILTIN_KINDS: [PolicyKind; 4] = [
+    PolicyKind::Greedy,
+    PolicyKind::Hoarder,
+    PolicyKind::Counter,
+    PolicyKind::Random,
+];
+
 impl PolicyKind {
-    /// The name used in `pipeline.toml` (`greedy`, `hoarder`, `counter`).
+    /// The name used in `pipeline.toml` (`greedy`, `hoarder`, `counter`, `random`, ...).
     pub const fn as_str(self) -> &'static str {
         match self {
             PolicyKind::Greedy => "greedy",
@@ -84,14 +101,26 @@ impl PolicyKind {
             PolicyKind::Rules => "rules",
             PolicyKind::Switch => "switch",
             PolicyKind::Epsilon => "epsilon",
+            PolicyKind::Search => "search",
+            PolicyKind::Random => "random",
         }
     }
 
-    /// Parse a kind's name (`greedy`, `hoarder`, `counter`).
+    /// Parse a built-in kind's name (one of [`BUILTIN_KINDS`]).
     pub fn parse(name: &str) -> Option<PolicyKind> {
-        [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter]
-            .into_iter()
-            .find(|k| k.as_str() == name)
+        BUILTIN_KINDS.into_iter().find(|k| k.as_str() == name)
+    }
+
+    /// The built-in names, comma-separated, for error messages (`greedy, hoarder, counter,
+    /// random`).
+    pub fn builtin_names() -> String {
+        BUILTIN_KINDS.map(PolicyKind::as_str).join(", ")
+    }
+
+    /// Whether the kind's rule ranks cards against a trump suit (the paper's three and rules
+    /// policies do; `random` does not).
+    pub const fn needs_trump(self) -> bool {
+        !matches!(self, PolicyKind::Random)
     }
 
     /// The threshold a policy of this kind has when none is given: 0 for greedy (it has none),
@@ -112,6 +141,8 @@ impl PolicyKind {
             PolicyKind::Rules => "Rules",
             PolicyKind::Switch => "Switch",
             PolicyKind::Epsilon => "Epsilon",
+            PolicyKind::Search => "Search",
+            PolicyKind::Random => "Random",
         }
     }
 }
@@ -157,6 +188,21 @@ impl PolicySpec {
             threshold: kind.default_threshold(),
             tie_break,
             def: None,
+            stream: None,
+        }
+    }
+
+    /// The search agent with its default parameters, named `search`.
+    pub fn search_default() -> PolicySpec {
+        PolicySpec {
+            name: "search".into(),
+            kind: PolicyKind::Search,
+            threshold: 0,
+            tie_break: TieBreak::default(),
+            def: Some(PolicyDef::Search {
+                worlds: DEFAULT_WORLDS,
+                horizon: DEFAULT_HORIZON,
+            }),
             stream: None,
         }
     }
@@ -217,6 +263,15 @@ impl PolicySpec {
             (PolicyKind::Epsilon, Some(PolicyDef::Epsilon { base, eps, moves })) => {
                 AnyPolicy::Epsilon(Arc::new(Epsilon::new(base.try_build()?, eps.0, *moves)))
             }
+            (PolicyKind::Search, Some(PolicyDef::Search { worlds, horizon })) => {
+                if *worlds == 0 || *worlds > MAX_WORLDS || *horizon == 0 || *horizon > MAX_HORIZON {
+                    return Err(bad(format!(
+                        "worlds {worlds} and horizon {horizon}: use 1 to {MAX_WORLDS} worlds and a horizon of 1 to {MAX_HORIZON} tricks"
+                    )));
+                }
+                AnyPolicy::Search(Search::new(*worlds, *horizon))
+            }
+            (PolicyKind::Random, _) => AnyPolicy::Random(Random),
             (k, _) => return Err(bad(format!("kind {} needs its definition", k.as_str()))),
         })
     }
@@ -237,6 +292,10 @@ pub enum AnyPolicy {
     Switch(Arc<Switch>),
     /// [`Epsilon`]
     Epsilon(Arc<Epsilon>),
+    /// [`Search`]
+    Search(Search),
+    /// [`Random`]
+    Random(Random),
 }
 
 impl Policy for AnyPolicy {
@@ -249,6 +308,8 @@ impl Policy for AnyPolicy {
             AnyPolicy::Rules(p) => p.choose(view, rng),
             AnyPolicy::Switch(p) => p.choose(view, rng),
             AnyPolicy::Epsilon(p) => p.choose(view, rng),
+            AnyPolicy::Search(p) => p.choose(view, rng),
+            AnyPolicy::Random(p) => p.choose(view, rng),
         }
     }
 }

@@ -52,4 +52,11 @@ pub enum PolicyDef {
         /// Which moves may explore.
         moves: EpsMoves,
     },
+    /// The search agent's parameters.
+    Search {
+        /// Worlds sampled per decision.
+        worlds: u32,
+        /// Tricks searched ahead in each world.
+        horizon: u8,
+    },
 }

@@ -49,6 +49,10 @@ fn describe_into(p: &PolicySpec, depth: usize, out: &mut String) {
         PolicyKind::Rules => "rules".to_string(),
         PolicyKind::Switch => "switch".to_string(),
         PolicyKind::Epsilon => "epsilon".to_string(),
+        PolicyKind::Search => "search (PIMC: sampled worlds solved by alpha-beta)".to_string(),
+        PolicyKind::Random => {
+            "built-in random: a uniformly random card of the hand (seat stream)".to_string()
+        }
     };
     let _ = writeln!(out, "{pad}{}: {what}", p.name);
     let program = |prog: Option<RuleProgram>, out: &mut String| {
@@ -88,6 +92,12 @@ fn describe_into(p: &PolicySpec, depth: usize, out: &mut String) {
                 }
             );
             describe_into(base, depth + 2, out);
+        }
+        (Some(PolicyDef::Search { worlds, horizon }), _) => {
+            let _ = writeln!(
+                out,
+                "{pad}  {worlds} worlds per decision, each solved {horizon} tricks ahead (exactly to the end once the stock is empty)"
+            );
         }
     }
     if let Some(s) = &p.stream {

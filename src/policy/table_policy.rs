@@ -73,6 +73,16 @@ pub enum VariantFitError {
         /// Its kind.
         kind: &'static str,
     },
+    /// The search agent samples and solves two-player worlds of the standard rules only.
+    #[error(
+        "policy `{name}` (search) plays the standard two-player rules only: its worlds are \
+         solved as two-player games with the winner drawing first; use it in a study without \
+         `rules`, or another policy in this variant"
+    )]
+    SearchNeedsStandard {
+        /// The policy's name.
+        name: String,
+    },
     /// The policy's definition does not build.
     #[error("policy `{name}`: {message}")]
     Build {
@@ -99,10 +109,15 @@ impl TablePolicy {
         rules: &Rules,
         reading: FollowReading,
     ) -> Result<TablePolicy, VariantFitError> {
-        if !rules.has_trump() {
+        if !rules.has_trump() && spec.kind.needs_trump() {
             return Err(VariantFitError::NeedsTrump {
                 name: spec.name.clone(),
                 kind: spec.kind.as_str(),
+            });
+        }
+        if spec.kind == PolicyKind::Search && !rules.is_standard() {
+            return Err(VariantFitError::SearchNeedsStandard {
+                name: spec.name.clone(),
             });
         }
         if reading == FollowReading::PartnerAware

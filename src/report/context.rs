@@ -106,6 +106,8 @@ pub struct ReportContext {
     pub min_games_per_bin: u64,
     /// The rule variants' part (team games, the draw-order test, other variants).
     pub variants: super::variants::VariantsView,
+    /// The sweeps of "Beyond the paper", in name order.
+    pub sweeps: Vec<super::beyond::SweepView>,
 }
 
 fn view(
@@ -245,6 +247,11 @@ impl ReportContext {
             provenance,
             min_games_per_bin,
             variants: super::variants::VariantsView::of(results),
+            sweeps: results
+                .sweeps
+                .iter()
+                .map(super::beyond::sweep_view)
+                .collect(),
         })
     }
 }

@@ -337,6 +337,7 @@ pub fn render_report(
                     super::scorecard::Verdict::ALL.iter().map(|v| v.label()).collect::<Vec<_>>()
                 ),
                 figures => figures_value(figs),
+                sweeps => to_value(&c.sweeps),
             })
             .map_err(|e| template_err(name, &e))?;
         let text = if html {

@@ -444,5 +444,6 @@ pub fn results(policies: &[&str]) -> Results {
                 TieBreak::AsWritten,
             ),
         ],
+        sweeps: Vec::new(),
     }
 }

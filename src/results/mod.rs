@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::policy::PolicySpec;
 pub mod fixture;
+pub mod sweep;
 
 pub use crate::stats::Interval;
 use crate::stats::p_value::PValue;
@@ -17,6 +18,10 @@ use crate::stats::p_value::PValue;
 pub struct Results {
     /// Studies in configuration order.
     pub studies: Vec<StudyResults>,
+    /// Sweeps in name order (absent when there are none, so a study file without sweeps keeps
+    /// its bytes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sweeps: Vec<sweep::SweepResults>,
 }
 
 /// How a study was run.

@@ -11,6 +11,7 @@ pub mod cholesky;
 pub mod correlation;
 pub mod erfc;
 pub mod error;
+pub mod holm;
 pub mod interval;
 pub mod logistic;
 pub mod normal_tail;
@@ -24,6 +25,7 @@ pub use binom_test::{binom_test, bonferroni};
 pub use chi_square::{ChiSquareTest, chi_square_1df_p, chi_square_yates};
 pub use correlation::{average_ranks, pearson, pearson_runs, spearman, spearman_runs};
 pub use error::StatsError;
+pub use holm::holm;
 pub use interval::Interval;
 pub use logistic::{
     Coefficient, LogisticFit, LogisticOptions, WarmStart, fit_grouped, fit_logistic,

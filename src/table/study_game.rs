@@ -91,7 +91,11 @@ impl StudyGame {
             DealSourceKind::Chacha => {
                 let seed = u64::try_from(self.spec.seed)
                     .map_err(|_| bad_seed("chacha seeds are not negative"))?;
-                match DealStream::chacha(seed, &self.spec.g1.name, &self.spec.g2.name) {
+                match DealStream::chacha(
+                    seed,
+                    self.spec.g1.stream_name(),
+                    self.spec.g2.stream_name(),
+                ) {
                     DealStream::Chacha { key, .. } => DealStream::Chacha {
                         key,
                         next_game: index,
@@ -107,7 +111,11 @@ impl StudyGame {
 
     /// The two seats' random streams for this game.
     pub fn seat_rngs(&self) -> [SeatRng; 2] {
-        let keys = seat_keys(self.spec.seed, &self.spec.g1.name, &self.spec.g2.name);
+        let keys = seat_keys(
+            self.spec.seed,
+            self.spec.g1.stream_name(),
+            self.spec.g2.stream_name(),
+        );
         let g = self.game - 1;
         [SeatRng::new(keys[0], g), SeatRng::new(keys[1], g)]
     }

@@ -60,9 +60,15 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "unknown policy kind",
-            edit: |t| t.replace("kind = \"hoarder\"", "kind = \"random\""),
+            edit: |t| t.replace("kind = \"hoarder\"", "kind = \"montecarlo\""),
             field: "policies.hoarder.kind",
-            line_of: Some("kind = \"random\""),
+            line_of: Some("kind = \"montecarlo\""),
+        },
+        Case {
+            name: "a threshold on a random policy",
+            edit: |t| t.replace("kind = \"hoarder\"", "kind = \"random\""),
+            field: "policies.hoarder.threshold",
+            line_of: Some("threshold = 10"),
         },
         Case {
             name: "unknown tie-break",

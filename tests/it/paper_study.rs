@@ -18,7 +18,9 @@ fn paper_only_config() -> String {
     let mut in_variant = false;
     for line in text.lines() {
         if line.trim_start().starts_with('[') {
-            in_variant = line.trim_start().starts_with("[variants.");
+            // The further studies and the sweeps are not the paper's.
+            in_variant = line.trim_start().starts_with("[variants.")
+                || line.trim_start().starts_with("[sweeps.");
         }
         if !in_variant {
             out.push_str(line);
@@ -29,7 +31,10 @@ fn paper_only_config() -> String {
         text.contains("[variants."),
         "the committed study has variants to strip"
     );
-    assert!(!out.contains("[variants"), "{out}");
+    assert!(
+        !out.contains("[variants") && !out.contains("[sweeps"),
+        "{out}"
+    );
     out
 }
 

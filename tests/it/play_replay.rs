@@ -286,3 +286,44 @@ fn play_without_a_terminal_needs_moves() {
         stderr(&o)
     );
 }
+
+/// A randomised policy replays exactly: `replay` draws the epsilon seat's moves from the same
+/// stream as the shard (keyed by its `deals_as` name when it has one, as sweep points do), so
+/// every replayed game passes the cross-check against the game table. Before the fix, replay
+/// keyed the deal and the seat streams by the policy's own name and the cross-check failed.
+#[test]
+fn epsilon_games_replay_exactly_with_and_without_deals_as() {
+    let text = BASE_CONFIG
+        .replace(
+            "policies = [\"greedy\", \"hoarder\", \"counter\"]",
+            "policies = [\"greedy\", \"eps\", \"twin\"]",
+        )
+        .replace("games = 900", "games = 90")
+        .replace(
+            "[policies.hoarder]",
+            "[policies.eps]\nkind = \"epsilon\"\nbase = \"greedy\"\neps = 0.5\nmoves = \"all\"\n\n\
+             [policies.twin]\nkind = \"epsilon\"\nbase = \"counter\"\neps = 0.3\ndeals_as = \"counter\"\n\n\
+             [policies.hoarder]",
+        );
+    let dir = study(&text);
+    let p = dir.path();
+    assert_exit(&briscola(&["run"], p), 0);
+    for matchup in ["eps-vs-greedy", "greedy-vs-twin", "twin-vs-eps"] {
+        for game in ["1", "7", "10"] {
+            let o = briscola(
+                &[
+                    "replay",
+                    "--study",
+                    "paper",
+                    "--matchup",
+                    matchup,
+                    "--game",
+                    game,
+                ],
+                p,
+            );
+            assert_exit(&o, 0);
+            assert!(stdout(&o).contains("trick 20"), "{}", stdout(&o));
+        }
+    }
+}

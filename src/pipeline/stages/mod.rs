@@ -9,6 +9,7 @@ pub mod plot;
 pub mod regress;
 pub mod render;
 pub mod simulate;
+pub mod sweep;
 pub mod test;
 
 use std::path::Path;

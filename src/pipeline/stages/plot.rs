@@ -35,8 +35,8 @@ pub fn metas(cfg: &Config) -> Vec<StudyMeta> {
         .collect()
 }
 
-/// The test and regress job ids every study contributes.
-pub fn result_deps(metas: &[StudyMeta]) -> Vec<String> {
+/// The test and regress job ids every study contributes, then every sweep's job.
+pub fn result_deps(metas: &[StudyMeta], sweeps: &[String]) -> Vec<String> {
     metas
         .iter()
         .flat_map(|m| {
@@ -45,7 +45,13 @@ pub fn result_deps(metas: &[StudyMeta]) -> Vec<String> {
                 super::regress::job_id(&m.name),
             ]
         })
+        .chain(sweeps.iter().map(|s| super::sweep::job_id(s)))
         .collect()
+}
+
+/// The names of `cfg`'s sweeps, in order.
+pub fn sweep_names(cfg: &Config) -> Vec<String> {
+    cfg.sweeps.keys().cloned().collect()
 }
 
 /// Read every study's results from the test and regress outputs, applying the plot section's
@@ -53,6 +59,7 @@ pub fn result_deps(metas: &[StudyMeta]) -> Vec<String> {
 pub fn load_results(
     inputs: &JobInputs,
     metas: &[StudyMeta],
+    sweeps: &[String],
     min_games_per_bin: u64,
 ) -> Result<Results, Box<dyn std::error::Error + Send + Sync>> {
     let mut studies = Vec::new();
@@ -74,20 +81,24 @@ pub fn load_results(
         )?;
         studies.push(study_results(m, tests, t4));
     }
-    Ok(results(studies))
+    Ok(results(studies, super::sweep::load(inputs, sweeps)?))
 }
 
 /// The plot job; `published` are the paper's figures (its break-even points are drawn).
 pub fn job(cfg: &Config, published: &Published) -> Job {
     let metas = metas(cfg);
-    let deps = result_deps(&metas);
+    let sweeps = sweep_names(cfg);
+    let deps = result_deps(&metas, &sweeps);
     let paper_breakeven = published.paper_breakeven();
     let min_bin = cfg.plot.min_games_per_bin;
-    let params = serde_json::json!({
+    let mut params = serde_json::json!({
         "studies": metas,
         "min_games_per_bin": min_bin,
         "paper_breakeven": paper_breakeven,
     });
+    if !sweeps.is_empty() {
+        params["sweeps"] = serde_json::json!(sweeps);
+    }
     Job {
         id: "plot".into(),
         stage: StageName::Plot,
@@ -97,7 +108,7 @@ pub fn job(cfg: &Config, published: &Published) -> Job {
         publish: Some(crate::pipeline::layout::FIGURES_PUBLISH.into()),
         note: None,
         body: Box::new(move |inputs, out| {
-            let r = load_results(inputs, &metas, min_bin)?;
+            let r = load_results(inputs, &metas, &sweeps, min_bin)?;
             crate::plot::write_figures(&r, &paper_breakeven, out)?;
             Ok(())
         }),

@@ -15,7 +15,7 @@ use crate::report::provenance::Provenance;
 use crate::report::published::Published;
 use crate::report::render::{FigureLocations, render_report};
 
-use super::plot::{load_results, metas, result_deps};
+use super::plot::{load_results, metas, result_deps, sweep_names};
 use super::write_json;
 
 /// The stage's code fingerprint.
@@ -27,7 +27,8 @@ pub const RESULTS_FILE: &str = "results.json";
 /// the published-figures file's text.
 pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: String) -> Job {
     let metas = metas(cfg);
-    let mut deps = result_deps(&metas);
+    let sweeps = sweep_names(cfg);
+    let mut deps = result_deps(&metas, &sweeps);
     deps.push("plot".to_string());
     let compare_to_paper: BTreeSet<String> = cfg
         .studies()
@@ -44,6 +45,9 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
         "published": { "path": cfg.study.published, "text": published_text },
         "config": { "name": cfg.source_name, "text": cfg.source_text },
     });
+    if !sweeps.is_empty() {
+        params["sweeps"] = serde_json::json!(sweeps);
+    }
     // only when asked, so configs without it keep their params
     if !compare_to_paper.is_empty() {
         params["compare_to_paper"] = serde_json::json!(compare_to_paper);
@@ -63,7 +67,7 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
         publish: Some(REPORT_PUBLISH.into()),
         note: None,
         body: Box::new(move |inputs, out| {
-            let results = load_results(inputs, &metas, min_bin)?;
+            let results = load_results(inputs, &metas, &sweeps, min_bin)?;
             let published = if published_path.is_empty() {
                 Published::default()
             } else {

@@ -61,3 +61,55 @@ pub fn jobs(study: &Study) -> Vec<Job> {
         })
         .collect()
 }
+
+/// The shard spec of `g1` against `g2` in `sweep` (ChaCha: the deals depend only on the seed
+/// and the two policies' stream names, never on the grid).
+pub fn sweep_shard_spec(
+    sweep: &crate::pipeline::sweep_config::Sweep,
+    g1: &crate::policy::PolicySpec,
+    g2: &crate::policy::PolicySpec,
+) -> ShardSpec {
+    ShardSpec {
+        deal_source: sweep.deal_source,
+        seed: sweep.seed,
+        rules: Default::default(),
+        games: sweep.games_per_matchup,
+        g1: g1.clone(),
+        g2: g2.clone(),
+        first_game: 0,
+        trick_log: false,
+    }
+}
+
+/// Job id of a sweep's shard.
+pub fn sweep_job_id(sweep: &str, g1: &str, g2: &str) -> String {
+    format!("simulate/{sweep}/{g1}-vs-{g2}")
+}
+
+/// One job per ordered (point, opponent) pair of `sweep`: each point's shards are its own, so
+/// adding a point runs only its shards.
+pub fn sweep_jobs(sweep: &crate::pipeline::sweep_config::Sweep) -> Vec<Job> {
+    let mut out = Vec::new();
+    for p in &sweep.points {
+        for o in &sweep.opponents {
+            for (g1, g2) in [(&p.policy, o), (o, &p.policy)] {
+                let spec = sweep_shard_spec(sweep, g1, g2);
+                let slug = format!("{}-vs-{}", g1.name, g2.name);
+                out.push(Job {
+                    id: sweep_job_id(&sweep.name, &g1.name, &g2.name),
+                    stage: StageName::Simulate,
+                    deps: vec![],
+                    params: serde_json::to_value(&spec).expect("shard spec serialises"),
+                    code: CODE.to_string(),
+                    publish: Some(Layout::shard_publish(&sweep.name, &slug)),
+                    note: None,
+                    body: Box::new(move |_inputs, out| {
+                        spec.run(out, &|_| {})?;
+                        Ok(())
+                    }),
+                });
+            }
+        }
+    }
+    out
+}

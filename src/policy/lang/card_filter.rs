@@ -4,6 +4,9 @@
 //! Invariant: a filter is a conjunction of (possibly negated) classes, evaluated as
 //! `features & set == set && features & clear == 0`: no strings and no allocation at play time.
 
+// Per card id, the bit of its carico sibling: the counter policy's own table, so the
+// language's `sibling-seen` and the built-in counter's trap are one rule.
+use crate::policy::counter::SIBLING;
 use std::fmt;
 
 use super::LangError;
@@ -151,22 +154,6 @@ const fn stronger_table() -> [u64; 64] {
     t
 }
 const STRONGER: [u64; 64] = stronger_table();
-
-/// Per card id: the bit of its carico sibling (the Three for an Ace, the Ace for a Three).
-const fn sibling_table() -> [u64; 64] {
-    let mut t = [0u64; 64];
-    let mut i = 0;
-    while i < 40 {
-        t[i] = match i % 10 {
-            0 => 1 << (i + 2),
-            2 => 1 << (i - 2),
-            _ => 0,
-        };
-        i += 1;
-    }
-    t
-}
-const SIBLING: [u64; 64] = sibling_table();
 
 /// The feature bits of `c` in `v`'s position. `memory` says whether to compute the
 /// public-memory bits ([`MEMORY_BITS`]).

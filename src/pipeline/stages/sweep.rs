@@ -1,0 +1,159 @@
+//! Sweep stage: one job per `[sweeps.NAME]`, reading the summaries of the sweep's shards and
+//! writing its curve (win rates in each seat and pooled, Wilson intervals, Holm-adjusted exact
+//! tests) as `sweep.json` and `sweep.csv`.
+//!
+//! Invariant: the job reads its shards in its `deps` order (points in grid order, then
+//! opponents, point first then opponent first), so its output is byte-stable.
+
+use crate::analysis::sweep_curve::{PairOutcome, ShardOutcome, SweepSettings, sweep_curve};
+use crate::pipeline::config::Config;
+use crate::pipeline::job::{Job, JobInputs, StageName};
+use crate::pipeline::sweep_config::Sweep;
+use crate::results::sweep::SweepResults;
+use crate::tournament::{SHARD_FILE, ShardSummary};
+
+use super::simulate::sweep_job_id;
+use super::{num, read_json, write_csv, write_json};
+
+/// The stage's code fingerprint.
+pub const CODE: &str = env!("BRISCOLA_CODE_SWEEP");
+/// Output: the sweep's results.
+pub const SWEEP_FILE: &str = "sweep.json";
+
+/// Job id of a sweep's analysis.
+pub fn job_id(sweep: &str) -> String {
+    format!("sweep/{sweep}")
+}
+
+/// The analysis settings of `sweep` under `cfg`'s `[test]` section.
+pub fn settings(cfg: &Config, sweep: &Sweep) -> SweepSettings {
+    SweepSettings {
+        name: sweep.name.clone(),
+        label: sweep.label.clone(),
+        question: sweep.question.clone(),
+        parameter: sweep.parameter.clone(),
+        kind: sweep
+            .points
+            .first()
+            .map(|p| p.policy.kind.as_str().to_string())
+            .unwrap_or_default(),
+        seed: sweep.seed,
+        games_per_matchup: sweep.games_per_matchup,
+        confidence: cfg.test.confidence,
+        family_alpha: cfg.test.family_alpha,
+        opponents: sweep.opponents.iter().map(|o| o.name.clone()).collect(),
+    }
+}
+
+/// (value, point, opponent, point-first shard job, opponent-first shard job), in grid order.
+fn pairs(sweep: &Sweep) -> Vec<(f64, String, String, String, String)> {
+    let mut out = Vec::new();
+    for p in &sweep.points {
+        for o in &sweep.opponents {
+            let (pn, on) = (&p.policy.name, &o.name);
+            out.push((
+                p.value,
+                pn.clone(),
+                on.clone(),
+                sweep_job_id(&sweep.name, pn, on),
+                sweep_job_id(&sweep.name, on, pn),
+            ));
+        }
+    }
+    out
+}
+
+/// The simulate jobs and the analysis job of `sweep`.
+pub fn jobs(cfg: &Config, sweep: &Sweep) -> Vec<Job> {
+    let mut jobs = super::simulate::sweep_jobs(sweep);
+    let pairs = pairs(sweep);
+    let deps = pairs
+        .iter()
+        .flat_map(|(_, _, _, a, b)| [a.clone(), b.clone()])
+        .collect();
+    let settings = settings(cfg, sweep);
+    jobs.push(Job {
+        id: job_id(&sweep.name),
+        stage: StageName::Test,
+        deps,
+        params: serde_json::to_value(&settings).expect("settings serialise"),
+        code: CODE.to_string(),
+        publish: Some(crate::pipeline::layout::Layout::tables_publish(&sweep.name)),
+        note: None,
+        body: Box::new(move |inputs, out| {
+            let outcome =
+                |job: &str| -> Result<ShardOutcome, Box<dyn std::error::Error + Send + Sync>> {
+                    let s: ShardSummary = read_json(inputs, job, SHARD_FILE)?;
+                    Ok(ShardOutcome {
+                        g1_wins: s.g1_wins,
+                        non_tied: s.non_tied,
+                        ties: s.ties,
+                    })
+                };
+            let mut outcomes = Vec::with_capacity(pairs.len());
+            for (value, policy, opponent, a, b) in &pairs {
+                outcomes.push(PairOutcome {
+                    value: *value,
+                    policy: policy.clone(),
+                    opponent: opponent.clone(),
+                    point_first: outcome(a)?,
+                    point_second: outcome(b)?,
+                });
+            }
+            let r = sweep_curve(&outcomes, &settings)?;
+            write_json(&out.join(SWEEP_FILE), &r)?;
+            write_table(&r, out)
+        }),
+    });
+    jobs
+}
+
+/// Every sweep's results, from the sweep jobs' outputs, in `names` order.
+pub fn load(
+    inputs: &JobInputs,
+    names: &[String],
+) -> Result<Vec<SweepResults>, Box<dyn std::error::Error + Send + Sync>> {
+    names
+        .iter()
+        .map(|n| read_json(inputs, &job_id(n), SWEEP_FILE))
+        .collect()
+}
+
+fn write_table(r: &SweepResults, out: &std::path::Path) -> crate::pipeline::job::JobResult {
+    let rate = |s: &crate::results::sweep::SeatRate| {
+        [
+            s.wins.to_string(),
+            s.non_tied.to_string(),
+            num(s.rate),
+            num(s.lo),
+            num(s.hi),
+        ]
+    };
+    let rows: Vec<Vec<String>> = r
+        .points
+        .iter()
+        .map(|c| {
+            let mut row = vec![num(c.value), c.policy.clone(), c.opponent.clone()];
+            row.extend(rate(&c.as_g1));
+            row.extend(rate(&c.as_g2));
+            row.extend(rate(&c.both));
+            row.push(num(c.p_value.log10));
+            row.push(num(c.p_holm.log10));
+            row.push(c.beats.to_string());
+            row.push(c.loses.to_string());
+            row
+        })
+        .collect();
+    let seat_columns: Vec<String> = ["g1", "g2", "both"]
+        .iter()
+        .flat_map(|seat| {
+            ["wins", "non_tied", "rate", "lo", "hi"]
+                .iter()
+                .map(move |f| format!("{seat}_{f}"))
+        })
+        .collect();
+    let mut header = vec![r.parameter.as_str(), "policy", "opponent"];
+    header.extend(seat_columns.iter().map(String::as_str));
+    header.extend(["log10_p", "log10_p_holm", "beats", "loses"]);
+    write_csv(&out.join("sweep.csv"), &header, &rows)
+}

@@ -1,0 +1,21 @@
+//! Exact search over open card positions: the two-player minimax solver ([`DuelSolver`], alpha-beta
+//! with a transposition table, used by the `search` policy on each sampled world) and the
+//! N-player trick-feasibility search of the four-player logic model ([`Feasibility`]: can a
+//! player win at least k tricks or p points over some line of everybody's play, with the stock
+//! known or unknown, for some or for every completion).
+//!
+//! Invariant: trick resolution is the engine's ([`crate::game::beats`]) and drawing follows the
+//! engine's [`crate::game::DrawOrder`]; nothing here has I/O, a clock or a random generator, so
+//! every answer is a pure function of its position.
+
+mod cards;
+mod duel;
+mod feasibility;
+mod position;
+
+pub use cards::CardSet;
+pub use duel::{Duel, DuelSolver};
+pub use feasibility::{Answer, DEFAULT_MAX_NODES, Feasibility, Goal, Mode, Witness, WitnessTrick};
+pub use position::{
+    GoalSpec, Position, PositionError, PositionSpec, Target, card_name, parse_card, suit_name,
+};
