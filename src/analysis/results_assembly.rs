@@ -36,7 +36,10 @@ pub fn study_results(meta: &StudyMeta, tests: StudyTests, table4: Table4) -> Stu
     }
 }
 
-/// All studies.
-pub fn results(studies: Vec<StudyResults>) -> Results {
-    Results { studies }
+/// All studies and leagues.
+pub fn results(
+    studies: Vec<StudyResults>,
+    leagues: Vec<crate::results::league::LeagueResults>,
+) -> Results {
+    Results { studies, leagues }
 }

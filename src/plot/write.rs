@@ -1,5 +1,5 @@
-//! [`write_figures`]: every figure of every study, as `<study>/<figure>.svg` and `.png` under
-//! one output directory, and the [`FigureFile`] list that names them.
+//! [`write_figures`]: every figure of every study (and each league's ratings), as `<study>/<figure>.svg` and
+//! `.png` under one output directory, and the [`FigureFile`] list that names them.
 //!
 //! Invariant: the list is in study order, then [`FigureKind::ALL`] order, and holds only
 //! relative paths with `/` separators, so it is the same on every machine.
@@ -13,6 +13,7 @@ use super::canvas::{Figure, render_png, render_svg};
 use super::error::PlotError;
 use super::figure2::Figure2;
 use super::folk_share::FolkShare;
+use super::league_ratings::LeagueRatings;
 use super::table3_heatmap::Table3Heatmap;
 use super::table5_bars::Table5Bars;
 use crate::results::{Results, StudyResults};
@@ -31,6 +32,8 @@ pub enum FigureKind {
     Folk,
     /// Break-even Delta per matchup.
     Breakeven,
+    /// A league's ratings (one per league, not per study).
+    Ratings,
 }
 
 impl FigureKind {
@@ -51,6 +54,7 @@ impl FigureKind {
             FigureKind::Table5 => "table5",
             FigureKind::Folk => "folk",
             FigureKind::Breakeven => "breakeven",
+            FigureKind::Ratings => "ratings",
         }
     }
 }
@@ -97,19 +101,25 @@ fn check_study_name(name: &str) -> Result<(), PlotError> {
 }
 
 /// The file names `write_figures` writes for `results`, without drawing anything: what the
-/// render stage needs to find the plot stage's outputs.
+/// render stage needs to find the plot stage's outputs. Each league's ratings come after the
+/// studies' figures, under the league's name.
 pub fn figure_files(results: &Results) -> Vec<FigureFile> {
+    let file = |name: &str, k: FigureKind| FigureFile {
+        study: name.to_string(),
+        kind: k,
+        svg: format!("{name}/{}.svg", k.stem()),
+        png: format!("{name}/{}.png", k.stem()),
+    };
     results
         .studies
         .iter()
-        .flat_map(|s| {
-            FigureKind::ALL.iter().map(move |k| FigureFile {
-                study: s.name.clone(),
-                kind: *k,
-                svg: format!("{}/{}.svg", s.name, k.stem()),
-                png: format!("{}/{}.png", s.name, k.stem()),
-            })
-        })
+        .flat_map(|s| FigureKind::ALL.iter().map(|k| file(&s.name, *k)))
+        .chain(
+            results
+                .leagues
+                .iter()
+                .map(|l| file(&l.name, FigureKind::Ratings)),
+        )
         .collect()
 }
 
@@ -162,6 +172,7 @@ pub fn write_study_figures(
                 kind,
                 out_dir,
             )?,
+            FigureKind::Ratings => continue, // a league's figure, not a study's
         };
         out.push(file);
     }
@@ -179,6 +190,20 @@ pub fn write_figures(
     let mut out = Vec::new();
     for study in &results.studies {
         out.extend(write_study_figures(study, paper_breakeven, out_dir)?);
+    }
+    for league in &results.leagues {
+        check_study_name(&league.name)?;
+        let dir = out_dir.join(&league.name);
+        std::fs::create_dir_all(&dir).map_err(|source| PlotError::Io {
+            path: dir.clone(),
+            source,
+        })?;
+        out.push(write_one(
+            &LeagueRatings::new(league),
+            &league.name,
+            FigureKind::Ratings,
+            out_dir,
+        )?);
     }
     Ok(out)
 }

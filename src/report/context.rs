@@ -102,6 +102,8 @@ pub struct ReportContext {
     pub provenance: Provenance,
     /// Figure 2's minimum games per bin, as configured.
     pub min_games_per_bin: u64,
+    /// Every league, in configuration order.
+    pub leagues: Vec<super::league_view::LeagueView>,
 }
 
 fn view(
@@ -216,6 +218,11 @@ impl ReportContext {
             comparison,
             provenance,
             min_games_per_bin,
+            leagues: results
+                .leagues
+                .iter()
+                .map(super::league_view::LeagueView::new)
+                .collect(),
         })
     }
 }

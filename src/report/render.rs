@@ -272,6 +272,7 @@ pub fn render_report(
                     super::scorecard::Verdict::ALL.iter().map(|v| v.label()).collect::<Vec<_>>()
                 ),
                 figures => figures_value(figs),
+                leagues => to_value(&c.leagues),
             })
             .map_err(|e| template_err(name, &e))?;
         let text = if html { with_toc(&text) } else { text };

@@ -443,5 +443,6 @@ pub fn results(policies: &[&str]) -> Results {
                 TieBreak::AsWritten,
             ),
         ],
+        leagues: Vec::new(),
     }
 }

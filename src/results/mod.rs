@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::policy::PolicySpec;
 pub mod fixture;
+pub mod league;
 
 pub use crate::stats::Interval;
 use crate::stats::p_value::PValue;
@@ -17,6 +18,10 @@ use crate::stats::p_value::PValue;
 pub struct Results {
     /// Studies in configuration order.
     pub studies: Vec<StudyResults>,
+    /// Leagues in configuration order (absent when there is none, so a study without a league
+    /// keeps its bytes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leagues: Vec<league::LeagueResults>,
 }
 
 /// How a study was run.

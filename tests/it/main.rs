@@ -14,6 +14,7 @@ mod config_errors;
 mod crash_consistency;
 mod export_csv;
 mod hostile_inputs;
+mod league;
 mod paper_study;
 mod pipeline_cache;
 mod play_replay;

@@ -34,8 +34,13 @@ pub fn metas(cfg: &Config) -> Vec<StudyMeta> {
         .collect()
 }
 
-/// The test and regress job ids every study contributes.
-pub fn result_deps(metas: &[StudyMeta]) -> Vec<String> {
+/// The names of every league of `cfg`, in configuration order.
+pub fn league_names(cfg: &Config) -> Vec<String> {
+    cfg.leagues.keys().cloned().collect()
+}
+
+/// The test and regress job ids every study contributes, then every league's fit.
+pub fn result_deps(metas: &[StudyMeta], leagues: &[String]) -> Vec<String> {
     metas
         .iter()
         .flat_map(|m| {
@@ -44,6 +49,7 @@ pub fn result_deps(metas: &[StudyMeta]) -> Vec<String> {
                 super::regress::job_id(&m.name),
             ]
         })
+        .chain(leagues.iter().map(|l| super::league::job_id(l)))
         .collect()
 }
 
@@ -52,6 +58,7 @@ pub fn result_deps(metas: &[StudyMeta]) -> Vec<String> {
 pub fn load_results(
     inputs: &JobInputs,
     metas: &[StudyMeta],
+    leagues: &[String],
     min_games_per_bin: u64,
 ) -> Result<Results, Box<dyn std::error::Error + Send + Sync>> {
     let mut studies = Vec::new();
@@ -73,20 +80,24 @@ pub fn load_results(
         )?;
         studies.push(study_results(m, tests, t4));
     }
-    Ok(results(studies))
+    Ok(results(studies, super::league::load(inputs, leagues)?))
 }
 
 /// The plot job; `published` are the paper's figures (its break-even points are drawn).
 pub fn job(cfg: &Config, published: &Published) -> Job {
     let metas = metas(cfg);
-    let deps = result_deps(&metas);
+    let leagues = league_names(cfg);
+    let deps = result_deps(&metas, &leagues);
     let paper_breakeven = published.paper_breakeven();
     let min_bin = cfg.plot.min_games_per_bin;
-    let params = serde_json::json!({
+    let mut params = serde_json::json!({
         "studies": metas,
         "min_games_per_bin": min_bin,
         "paper_breakeven": paper_breakeven,
     });
+    if !leagues.is_empty() {
+        params["leagues"] = serde_json::json!(leagues);
+    }
     Job {
         id: "plot".into(),
         stage: StageName::Plot,
@@ -96,7 +107,7 @@ pub fn job(cfg: &Config, published: &Published) -> Job {
         publish: Some("figures".into()),
         note: None,
         body: Box::new(move |inputs, out| {
-            let r = load_results(inputs, &metas, min_bin)?;
+            let r = load_results(inputs, &metas, &leagues, min_bin)?;
             crate::plot::write_figures(&r, &paper_breakeven, out)?;
             Ok(())
         }),

@@ -14,7 +14,7 @@ use crate::report::provenance::Provenance;
 use crate::report::published::Published;
 use crate::report::render::render_report;
 
-use super::plot::{load_results, metas, result_deps};
+use super::plot::{league_names, load_results, metas, result_deps};
 use super::write_json;
 
 /// The stage's code fingerprint.
@@ -26,9 +26,10 @@ pub const RESULTS_FILE: &str = "results.json";
 /// the published-figures file's text.
 pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: String) -> Job {
     let metas = metas(cfg);
-    let mut deps = result_deps(&metas);
+    let leagues = league_names(cfg);
+    let mut deps = result_deps(&metas, &leagues);
     deps.push("plot".to_string());
-    let params = serde_json::json!({
+    let mut params = serde_json::json!({
         "studies": metas,
         "formats": cfg.render.formats,
         "title": cfg.study.title,
@@ -37,6 +38,9 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
         "published": { "path": cfg.study.published, "text": published_text },
         "config": { "name": cfg.source_name, "text": cfg.source_text },
     });
+    if !leagues.is_empty() {
+        params["leagues"] = serde_json::json!(leagues);
+    }
     let formats = cfg.render.formats.clone();
     let title = cfg.study.title.clone();
     let min_bin = cfg.plot.min_games_per_bin;
@@ -52,7 +56,7 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
         publish: Some(String::new()),
         note: None,
         body: Box::new(move |inputs, out| {
-            let results = load_results(inputs, &metas, min_bin)?;
+            let results = load_results(inputs, &metas, &leagues, min_bin)?;
             let published = if published_path.is_empty() {
                 Published::default()
             } else {
