@@ -18,7 +18,7 @@ out <- data.frame(
 out <- rbind(out, data.frame(term = "deviance", estimate = sprintf("%.15g", deviance(fit)),
                              std_error = sprintf("%d", fit$df.residual)))
 cov <- vcov(fit)
-out <- rbind(out, data.frame(term = "cov(hoarder,counter)",
+out <- rbind(out, data.frame(term = "cov_hoarder_counter",
                              estimate = sprintf("%.15g", cov["Xhoarder", "Xcounter"]),
                              std_error = "NA"))
 cat("# ", R.version.string, ", glm(cbind(g1_wins, g2_wins) ~ X, family = binomial)\n", sep = "")

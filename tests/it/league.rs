@@ -147,7 +147,7 @@ fn bradley_terry_ratings_match_r_glm() {
     close(r.fit.deviance, *dev, "deviance");
     assert_eq!(r.fit.df_residual.to_string(), *df);
     // The gap's interval uses the covariance: var(r_c - r_h) = var_c + var_h - 2 cov(h, c).
-    let (cov_hc, _) = &want["cov(hoarder,counter)"];
+    let (cov_hc, _) = &want["cov_hoarder_counter"];
     let g = r
         .gaps
         .iter()
@@ -193,10 +193,8 @@ fn paired_seatings_play_the_same_deals() {
         );
         use polars::prelude::SerReader;
         let df = df.finish().unwrap();
-        let c = df.column("face_up").unwrap().str().unwrap().clone();
-        c.into_iter()
-            .map(|v| v.unwrap_or("").to_string())
-            .collect::<Vec<_>>()
+        let c = df.column("face_up").unwrap().u8().unwrap().clone();
+        c.iter().map(|v| v.unwrap_or(u8::MAX)).collect::<Vec<_>>()
     };
     let paired = (face_ups(&spec_of(gh, true)), face_ups(&spec_of(hg, true)));
     assert_eq!(paired.0, paired.1, "paired seatings share every deal");
@@ -312,8 +310,8 @@ fn bad_league_sections_exit_2_naming_the_field() {
         (
             "[\"greedy\", \"hoarder\"]",
             "colour = 1",
-            "colour",
-            "unknown field",
+            "leagues.lg.colour",
+            "unknown key",
         ),
     ] {
         let dir = study(&league_config(policies, extra));
