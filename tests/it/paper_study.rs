@@ -18,7 +18,8 @@ fn paper_only_config() -> String {
     let mut in_variant = false;
     for line in text.lines() {
         if line.trim_start().starts_with('[') {
-            in_variant = line.trim_start().starts_with("[variants.");
+            let l = line.trim_start();
+            in_variant = l.starts_with("[variants.") || l.starts_with("[leagues.");
         }
         if !in_variant {
             out.push_str(line);
