@@ -110,6 +110,10 @@ pub struct StudySection {
     /// study is scored against the paper.
     #[serde(default)]
     pub published: Option<String>,
+    /// Score the main study against the paper even when its design is not the paper's (off by
+    /// default: a study of its own design is not scored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare_to_paper: Option<bool>,
 }
 
 /// The main study's name when `[study] name` is not given.
@@ -211,6 +215,10 @@ pub struct VariantSection {
     /// `[variants.NAME.policy.POLICY]`: overrides one policy's parameters in this study only.
     #[serde(default)]
     pub policy: BTreeMap<String, PolicyOverride>,
+    /// Score this study against the paper even when its design is not the paper's (off by
+    /// default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare_to_paper: Option<bool>,
 }
 
 /// `[variants.NAME.policy.POLICY]`: one policy's parameters, changed for one study.
@@ -323,6 +331,8 @@ pub struct Study {
     pub policies: Vec<PolicySpec>,
     /// The rules its games are played under (the standard game for the main study).
     pub rules: crate::game::RulesSpec,
+    /// Scored against the paper even when its design is its own (`compare_to_paper = true`).
+    pub compare_to_paper: bool,
 }
 
 /// A study's game count, as the configuration gives it.
@@ -682,6 +692,21 @@ impl Config {
                 "the path is empty; give the paper's figures file relative to this config, e.g. \"templates/published.toml\", or leave the field out".into(),
             ));
         }
+        if self.study.published.is_none() {
+            let asked = std::iter::once(("study".to_string(), self.study.compare_to_paper))
+                .chain(
+                    self.variants
+                        .iter()
+                        .map(|(n, v)| (format!("variants.{n}"), v.compare_to_paper)),
+                )
+                .find(|(_, c)| *c == Some(true));
+            if let Some((section, _)) = asked {
+                return Err(bad(
+                    &format!("{section}.compare_to_paper"),
+                    "there are no published figures to compare with; set [study] published = \"templates/published.toml\" (the paper's figures) or remove compare_to_paper".into(),
+                ));
+            }
+        }
         check_distinct_designs(&self.studies())
     }
 
@@ -798,6 +823,7 @@ impl Config {
             games: self.main_games(),
             policies: policies(None),
             rules: Default::default(),
+            compare_to_paper: self.study.compare_to_paper.unwrap_or(false),
         }];
         for (name, v) in &self.variants {
             out.push(Study {
@@ -809,6 +835,7 @@ impl Config {
                     .unwrap_or_else(|| self.main_games()),
                 policies: self.variant_policies(v),
                 rules: v.rules.unwrap_or_default(),
+                compare_to_paper: v.compare_to_paper.unwrap_or(false),
             });
         }
         out
@@ -976,7 +1003,9 @@ fn check_seed(ds: DealSourceKind, seed: i64) -> Result<(), String> {
     }
 }
 
-/// What each field accepts, for error messages (`*` matches any one table name).
+/// What each field accepts, for error messages (`*` matches any one table name). The text
+/// `{MAX_THRESHOLD}` is replaced by [`MAX_THRESHOLD`]'s value, so the hint cannot drift from the
+/// check.
 const FIELD_HINTS: &[(&str, &str)] = &[
     (
         "study",
@@ -988,6 +1017,10 @@ const FIELD_HINTS: &[(&str, &str)] = &[
         "a name of 1-40 characters a-z, 0-9, '-' or '_'",
     ),
     ("study.label", "a string"),
+    (
+        "study.compare_to_paper",
+        "true or false: score the main study against the published figures even when its design is not the paper's",
+    ),
     (
         "study.published",
         "a path relative to this file, as a string",
@@ -1045,13 +1078,13 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     ("policies.*.deals_as", "a policy name, e.g. \"greedy\""),
     (
         "policies.*.threshold",
-        "a whole number of points from 0 to 22 (hoarder and counter only)",
+        "a whole number of points from 0 to {MAX_THRESHOLD} (hoarder and counter only)",
     ),
     ("policies.*.tie_break", "\"as-released\" or \"as-written\""),
     ("variants", "one [variants.NAME] section per further study"),
     (
         "variants.*",
-        "a table with label and any of deal_source, seed, games, tie_break, policies, [variants.NAME.policy.POLICY]",
+        "a table with label and any of deal_source, seed, games, tie_break, policies, rules, compare_to_paper, [variants.NAME.policy.POLICY]",
     ),
     (
         "variants.*.policies",
@@ -1063,9 +1096,13 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     ),
     (
         "variants.*.policy.*.threshold",
-        "a whole number of points from 0 to 22 (hoarder and counter only)",
+        "a whole number of points from 0 to {MAX_THRESHOLD} (hoarder and counter only)",
     ),
     ("variants.*.label", "a string"),
+    (
+        "variants.*.compare_to_paper",
+        "true or false: score this study against the published figures even when its design is not the paper's",
+    ),
     ("variants.*.deal_source", "\"dotnet-replay\" or \"chacha\""),
     (
         "variants.*.seed",
@@ -1127,7 +1164,7 @@ const FIELD_HINTS: &[(&str, &str)] = &[
 ];
 
 /// The hint for a dotted field, matching `*` against any one table name and ignoring `[i]`.
-fn field_hint(field: &str) -> Option<&'static str> {
+fn field_hint(field: &str) -> Option<String> {
     let base = match field.find('[') {
         Some(i) => &field[..i],
         None => field,
@@ -1139,7 +1176,7 @@ fn field_hint(field: &str) -> Option<&'static str> {
         .find_map(|(pat, hint)| {
             let pp: Vec<&str> = pat.split('.').collect();
             (pp.len() == parts.len() && pp.iter().zip(&parts).all(|(a, b)| *a == "*" || a == b))
-                .then_some(*hint)
+                .then(|| hint.replace("{MAX_THRESHOLD}", &MAX_THRESHOLD.to_string()))
         })
 }
 

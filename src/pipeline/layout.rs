@@ -14,6 +14,10 @@ pub const CACHE_DIR: &str = ".cache";
 pub const LOCK_FILE: &str = "pipeline.lock";
 /// Name of the (unhashed) git provenance file under `outputs/`.
 pub const RUN_PROVENANCE_FILE: &str = "run-provenance.json";
+/// Where the plot stage publishes the figures, relative to `outputs/`.
+pub const FIGURES_PUBLISH: &str = "figures";
+/// Where the render stage publishes the report and `results.json`: `outputs/` itself.
+pub const REPORT_PUBLISH: &str = "";
 
 /// The paths of one outputs directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,6 +123,14 @@ impl Layout {
         } else {
             format!("{}/{name}", publish.trim_end_matches('/'))
         }
+    }
+
+    /// A relative link from a file published in `from` to `name` published in `to` (both
+    /// relative to `outputs/`): `link("", "figures", "paper/figure2.png")` is
+    /// `figures/paper/figure2.png`; from `tables/paper` it is `../../figures/paper/figure2.png`.
+    pub fn link(from: &str, to: &str, name: &str) -> String {
+        let up = from.split('/').filter(|p| !p.is_empty()).count();
+        format!("{}{}", "../".repeat(up), Layout::published_rel(to, name))
     }
 
     /// The absolute-or-relative path of a `/`-separated path relative to `outputs/`.

@@ -5,12 +5,14 @@
 //! two builds from the same inputs serialise to the same bytes.
 
 use serde::Serialize;
+use std::collections::BTreeSet;
 
 use super::conclusions::Conclusions;
 use super::error::RenderError;
 use super::findings::{Finding, findings};
 use super::provenance::Provenance;
 use super::published::Published;
+use super::published_key::Section;
 use super::scorecard::{ScoreInputs, Scorecard, StudyKind, Verdict, score};
 use super::study_verdict::{Outcome, StudyVerdict, verdict};
 use crate::plot::policy_names;
@@ -135,7 +137,11 @@ fn view(
         name: study.name.clone(),
         label: study.label.clone(),
         kind,
-        kind_description: kind.description().to_string(),
+        kind_description: if kind == StudyKind::Own && !scorecard.rows.is_empty() {
+            "a study of its own design, compared with the paper on request".to_string()
+        } else {
+            kind.description().to_string()
+        },
         verdict: verdict(study, &scorecard, replay, published),
         policies,
         non_tied: study.table3.iter().map(|c| c.non_tied).sum(),
@@ -156,11 +162,32 @@ impl ReportContext {
         min_games_per_bin: u64,
         provenance: Provenance,
     ) -> Result<ReportContext, RenderError> {
+        Self::build_comparing(
+            title,
+            results,
+            published,
+            min_games_per_bin,
+            &BTreeSet::new(),
+            provenance,
+        )
+    }
+
+    /// [`ReportContext::build`], scoring the studies named in `compare_to_paper` against the
+    /// paper even when their design is their own (`compare_to_paper = true` in the config).
+    pub fn build_comparing(
+        title: &str,
+        results: &Results,
+        published: &Published,
+        min_games_per_bin: u64,
+        compare_to_paper: &BTreeSet<String>,
+        provenance: Provenance,
+    ) -> Result<ReportContext, RenderError> {
         if results.studies.is_empty() {
             return Err(RenderError::Results("no study to report on".into()));
         }
         let inputs = ScoreInputs {
             min_games_per_bin: Some(min_games_per_bin),
+            compare_to_paper: compare_to_paper.clone(),
         };
         let replay = results
             .studies
@@ -186,9 +213,8 @@ impl ReportContext {
             .iter()
             .filter(|r| {
                 r.verdict != Verdict::NotCompared
-                    && !r.key.ends_with(".lo")
-                    && !r.key.ends_with(".hi")
-                    && !r.key.starts_with("design.")
+                    && !r.published_key.is_bound()
+                    && r.published_key.section() != Section::Design
             })
             .map(|r| ComparisonRow {
                 key: r.key.clone(),

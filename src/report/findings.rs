@@ -304,12 +304,7 @@ fn profile_vs_wald(main: &StudyResults, card: &Scorecard) -> Option<Finding> {
     let bounds: Vec<_> = card
         .rows
         .iter()
-        .filter(|r| {
-            r.key.starts_with("table4.")
-                && !r.key.contains("_text.")
-                && !r.key.contains("_abstract.")
-                && (r.key.ends_with(".lo") || r.key.ends_with(".hi"))
-        })
+        .filter(|r| r.published_key.is_table4_bound())
         .collect();
     if bounds.is_empty() {
         return None;
@@ -504,7 +499,7 @@ fn reject_bound(main: &StudyResults, published: &Published) -> Option<Finding> {
             worst.g2_policy,
             super::format::pval(&worst.p_bonferroni, 2),
             super::format::pval(&crate::stats::p_value::PValue::from_value(bound), 1),
-            main.pairwise.alpha_family
+            super::format::short(main.pairwise.alpha_family, 4)
         ),
         table: None,
     })

@@ -15,6 +15,7 @@ pub mod format;
 pub mod league_view;
 pub mod provenance;
 pub mod published;
+pub mod published_key;
 pub mod render;
 pub mod report_format;
 pub mod scorecard;

@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 use toml::de::{DeTable, DeValue};
 
 use super::error::RenderError;
+use super::published_key::PublishedKey;
 use crate::plot::PaperBreakEven;
 
 /// A published leaf value.
@@ -76,19 +77,20 @@ impl Precision {
 
     /// `x` with `extra` more digits than this precision, for showing ours beside the paper's.
     /// Significant digits of a number between 1 and 10^7 are written without an exponent.
+    /// Written by the report's formatter (true minus, `× 10ᵏ`, thousands separators).
     pub fn format_finer(self, x: f64, extra: u32) -> String {
         match self {
-            Precision::Decimals(d) => format!("{:.*}", (d + extra) as usize, x),
+            Precision::Decimals(d) => super::format::fixed(x, (d + extra) as usize),
             Precision::Significant(s) if x.abs() >= 1.0 && x.abs() < 1e7 => {
                 let mag = x.abs().log10().floor() as i32;
                 let decimals = (s as i32 + extra as i32 - 1 - mag).max(0) as usize;
                 if decimals == 0 {
                     super::format::thousands(x.round() as i128)
                 } else {
-                    format!("{x:.decimals$}")
+                    super::format::fixed(x, decimals)
                 }
             }
-            Precision::Significant(s) => format!("{:.*e}", (s - 1 + extra) as usize, x),
+            Precision::Significant(s) => super::format::sig(x, (s + extra) as usize),
         }
     }
 
@@ -125,13 +127,14 @@ impl PublishedEntry {
         Precision::infer(&self.text)
     }
 
-    /// The value as the paper prints it: integers of five digits or more with thousands
-    /// separators, everything else as written (without `_`).
+    /// The value as the paper prints it, in the report's notation: integers of five digits or
+    /// more with thousands separators, everything else with the digits as written (`0.490`,
+    /// `7.7 × 10⁻²⁹`, `−1.0`).
     pub fn printed(&self) -> String {
         match &self.value {
             PubValue::Str(s) => s.clone(),
             PubValue::Int(i) if i.abs() >= 10_000 => super::format::thousands(i128::from(*i)),
-            _ => self.text.replace('_', ""),
+            _ => super::format::as_written(&self.text.replace('_', "")),
         }
     }
 }
@@ -294,14 +297,13 @@ impl Published {
     pub fn paper_breakeven(&self) -> Vec<PaperBreakEven> {
         self.entries
             .iter()
-            .filter_map(|e| {
-                let pair = e.key.strip_prefix("figure2.break_even_delta_")?;
-                let (g1, g2) = self.split_pair(pair)?;
-                Some(PaperBreakEven {
-                    g1_policy: g1,
-                    g2_policy: g2,
+            .filter_map(|e| match PublishedKey::parse(&e.key, self) {
+                PublishedKey::BreakEven(pair) => Some(PaperBreakEven {
+                    g1_policy: pair.g1,
+                    g2_policy: pair.g2,
                     delta: e.value.as_f64()?,
-                })
+                }),
+                _ => None,
             })
             .collect()
     }

@@ -65,7 +65,7 @@ fn number_or_dash(v: &Value, f: impl Fn(f64) -> String) -> Result<String, Error>
 }
 
 /// The template environment: loader, strict undefined, escaping and the report's filters
-/// (`num`, `fix`, `pct`, `signed`, `sci`, `pval`, `z`).
+/// (`num`, `fix`, `pct`, `signed`, `sci`, `sig`, `short`, `pval`, `p_is`, `z`), all from [`format`].
 pub fn environment(templates_dir: &Path) -> Environment<'static> {
     let mut env = Environment::new();
     env.set_loader(minijinja::path_loader(templates_dir));
@@ -116,6 +116,12 @@ pub fn environment(templates_dir: &Path) -> Environment<'static> {
     env.add_filter("sci", |v: Value, d: Option<usize>| {
         number_or_dash(&v, |x| format::scientific(x, d.unwrap_or(2)))
     });
+    env.add_filter("sig", |v: Value, d: Option<usize>| {
+        number_or_dash(&v, |x| format::sig(x, d.unwrap_or(3)))
+    });
+    env.add_filter("short", |v: Value, d: Option<usize>| {
+        number_or_dash(&v, |x| format::short(x, d.unwrap_or(4)))
+    });
     env.add_filter("z", |v: Value| number_or_dash(&v, |x| format::signed(x, 2)));
     env.add_filter(
         "pval",
@@ -127,6 +133,18 @@ pub fn environment(templates_dir: &Path) -> Environment<'static> {
                 )
             })?;
             Ok(format::pval(&p, sig.unwrap_or(2)))
+        },
+    );
+    env.add_filter(
+        "p_is",
+        |v: Value, sig: Option<usize>| -> Result<String, Error> {
+            let p = PValue::deserialize(v.clone()).map_err(|e| {
+                Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!("p_is expects a p-value object, got {v}: {e}"),
+                )
+            })?;
+            Ok(format::p_is(&p, sig.unwrap_or(2)))
         },
     );
     env
@@ -188,20 +206,66 @@ pub fn with_toc(html: &str) -> String {
     html.replacen("<!--toc-->", &format!("<ol>{items}</ol>"), 1)
 }
 
+/// Where the figures are, for the report: the caller (the pipeline's render stage, from its
+/// layout) says where to read each figure and how the report links it; the report spells no
+/// path of its own.
+pub struct FigureLocations<'a> {
+    /// A figure's relative name (e.g. `paper/figure2.svg`) -> a readable file.
+    pub file: &'a dyn Fn(&str) -> PathBuf,
+    /// A figure's relative name (e.g. `paper/figure2.png`) -> the link the Markdown report
+    /// writes, relative to the report.
+    pub link: &'a dyn Fn(&str) -> String,
+}
+
+/// GitHub's anchor for a Markdown heading: lower case, punctuation dropped (hyphens and
+/// underscores kept), spaces as hyphens.
+fn md_anchor(title: &str) -> String {
+    title
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Replace the `<!--toc-->` marker line of the Markdown report with a list of its `## `
+/// headings (after the marker), linked, so the contents always match the headings, including
+/// sections a partial template adds.
+pub fn with_md_toc(md: &str) -> String {
+    let Some(at) = md.find("<!--toc-->") else {
+        return md.to_string();
+    };
+    let mut fenced = false;
+    let items: String = md[at..]
+        .lines()
+        .filter(|l| {
+            if l.starts_with("```") {
+                fenced = !fenced;
+            }
+            !fenced
+        })
+        .filter_map(|l| l.strip_prefix("## "))
+        .map(|t| format!("- [{}]({})\n", t.trim(), format_args!("#{}", md_anchor(t))))
+        .collect();
+    md.replacen("<!--toc-->\n", &items, 1)
+}
+
 /// Render the report.
 ///
-/// - `figures`: as returned by `plot::write_figures`; `figure_path` maps a figure's relative
-///   name (e.g. `paper/figure2.svg`) to a readable file.
+/// - `figures`: as returned by `plot::write_figures`, found through `locations`.
 /// - writes `out_dir/report.html` (HTML format, SVGs inline) and `out_dir/report.md`
-///   (Markdown), which links the PNGs as `figures/<study>/<figure>.png`: the plot stage
-///   publishes them there, beside the report.
+///   (Markdown), which links the PNGs by `locations.link`.
 ///
 /// Returns the written files, relative to `out_dir`, in writing order.
 pub fn render_report(
     ctx: &ReportContext,
     templates_dir: &Path,
     figures: &[FigureFile],
-    figure_path: &dyn Fn(&str) -> PathBuf,
+    locations: &FigureLocations<'_>,
     out_dir: &Path,
     formats: &[ReportFormat],
 ) -> Result<Vec<String>, RenderError> {
@@ -239,13 +303,13 @@ pub fn render_report(
                 .or_default();
             slot.insert("present".to_string(), Value::from(true));
             if html {
-                let path = figure_path(&f.svg);
+                let path = (locations.file)(&f.svg);
                 let svg = std::fs::read_to_string(&path)
                     .map_err(|source| RenderError::Read { path, source })?;
                 slot.insert("svg".to_string(), Value::from_safe_string(inline_svg(&svg)));
             } else {
-                let rel = format!("figures/{}", f.png);
-                let path = figure_path(&f.png);
+                let rel = (locations.link)(&f.png);
+                let path = (locations.file)(&f.png);
                 if !path.is_file() {
                     return Err(RenderError::Read {
                         path,
@@ -275,7 +339,11 @@ pub fn render_report(
                 leagues => to_value(&c.leagues),
             })
             .map_err(|e| template_err(name, &e))?;
-        let text = if html { with_toc(&text) } else { text };
+        let text = if html {
+            with_toc(&text)
+        } else {
+            with_md_toc(&text)
+        };
         let out_name = if html { "report.html" } else { "report.md" };
         write(out_name, text.as_bytes())?;
         written.push(out_name.to_string());

@@ -7,7 +7,9 @@
 
 use serde::Serialize;
 
+use super::format;
 use super::published::{Precision, PubValue, Published, PublishedEntry};
+use super::published_key::{OddsField, PublishedKey, RateField, Table5Field};
 use crate::results::{Figure2Panel, StudyResults};
 use crate::stats::p_value::PValue;
 
@@ -142,6 +144,9 @@ pub struct ScoreRow {
     /// A difference that is the paper disagreeing with itself (a restated figure, or a design
     /// quantity the paper rounds wrongly), not a failure to reproduce.
     pub paper_inconsistent: bool,
+    /// [`ScoreRow::key`] parsed: what the figure is, for code that selects rows.
+    #[serde(skip)]
+    pub published_key: PublishedKey,
 }
 
 /// Count of one verdict.
@@ -210,6 +215,9 @@ enum Ours {
 pub struct ScoreInputs {
     /// `[plot] min_games_per_bin` as run.
     pub min_games_per_bin: Option<u64>,
+    /// Studies of their own design to score against the paper all the same
+    /// (`compare_to_paper = true`); others of their own design are not scored.
+    pub compare_to_paper: std::collections::BTreeSet<String>,
 }
 
 /// z of a two-sided normal test with p-value 10^`l`.
@@ -279,313 +287,133 @@ fn n_played_se(study: &StudyResults, policy: &str) -> Option<f64> {
     (var > 0.0).then(|| var.sqrt())
 }
 
-fn section_of(key: &str) -> &'static str {
-    match key.split('.').next().unwrap_or("") {
-        "design" => "Design",
-        "table3" => "Table 3",
-        "folk_theorem" => "H0(1): folk theorem",
-        "pairwise" => "H0(2): pairwise tests",
-        "power" => "Power analysis",
-        "table4" => "Table 4",
-        "figure2" => "Figure 2",
-        "table5" => "Table 5",
-        _ => "Other",
+fn real(value: f64, se: Option<f64>) -> Ours {
+    Ours::Real {
+        value,
+        se,
+        log: false,
+        se_is_bound: false,
     }
 }
 
-fn label_of(published: &Published, key: &str) -> String {
-    let parts: Vec<&str> = key.split('.').collect();
-    let pair = |s: &str| {
-        published
-            .split_pair(s)
-            .map_or_else(|| s.to_string(), |(a, b)| format!("{a} vs {b}"))
-    };
-    match parts.as_slice() {
-        ["table3", cell, field] if published.split_pair(cell).is_some() => {
-            let what = match *field {
-                "rate" => "G1 win rate",
-                "lo" => "lower Wilson bound",
-                "hi" => "upper Wilson bound",
-                f => f,
-            };
-            format!("{what}, {}", pair(cell))
-        }
-        ["table4", term, field] => {
-            let (base, source) = match term.rsplit_once('_') {
-                Some((b, "text")) => (b, " (§5 prose)"),
-                Some((b, "abstract")) => (b, " (abstract)"),
-                _ => (*term, ""),
-            };
-            let what = match *field {
-                "or" => "odds ratio",
-                "lo" => "lower 95% bound",
-                "hi" => "upper 95% bound",
-                "p" => "p-value",
-                "p_below" => "p-value bound",
-                f => f,
-            };
-            format!("{what}, {base}{source}")
-        }
-        ["pairwise", f] if f.ends_with("_p_bonferroni") => {
-            format!(
-                "Bonferroni p, {}",
-                pair(f.trim_end_matches("_p_bonferroni"))
-            )
-        }
-        ["figure2", f] if f.starts_with("break_even_delta_") => {
-            format!(
-                "break-even Δ, {} (read off the figure)",
-                pair(&f["break_even_delta_".len()..])
-            )
-        }
-        ["table5", policy, field] => {
-            let what = match *field {
-                "n_played" => "briscola plays",
-                "win_rate" => "share of them won",
-                "mean_points_per_win" => "mean points per win",
-                "wasted_fraction" => "wasted fraction",
-                f => f,
-            };
-            format!("{what}, {policy}")
-        }
-        _ => plain_label(key).map_or_else(|| parts[1..].join("."), str::to_string),
+fn count(value: u64, se: Option<f64>) -> Ours {
+    Ours::Count {
+        value: value as i64,
+        se,
     }
 }
 
-/// Human labels of the published scalars.
-fn plain_label(key: &str) -> Option<&'static str> {
-    Some(match key {
-        "design.games_total" => "games played",
-        "design.games_per_matchup" => "games per ordered matchup",
-        "design.policies" => "policies, in matchup order",
-        "design.seed" => "seed",
-        "design.trick_rows" => "trick rows (20 per game)",
-        "design.non_tied_games" => "games not tied in points",
-        "design.trick_log_csv_gb" => "trick-level CSV size (GB)",
-        "design.game_level_csv_mb" => "game-level CSV size (MB)",
-        "table3.baseline_rate" => "baseline rate p̂0",
-        "table3.non_tied_per_cell_approx" => "non-tied games per cell (≈)",
-        "folk_theorem.games" => "decided games with unequal briscola counts",
-        "folk_theorem.majority_holder_wins" => "won by the briscola-majority holder",
-        "folk_theorem.rate" => "majority holder's share",
-        "folk_theorem.lo" => "lower Wilson bound",
-        "folk_theorem.hi" => "upper Wilson bound",
-        "folk_theorem.pearson_chi2_yates" => "Pearson χ² with Yates' correction",
-        "folk_theorem.p_value_below" => "p-value (printed as a bound)",
-        "folk_theorem.per_matchup_rate_range[0]" => "smallest per-matchup share",
-        "folk_theorem.per_matchup_rate_range[1]" => "largest per-matchup share",
-        "pairwise.alpha_family" => "family-wise α",
-        "pairwise.tests" => "number of tests",
-        "pairwise.alpha_per_test" => "per-test α",
-        "pairwise.z_critical" => "critical z",
-        "pairwise.all_reject_below" => "largest Bonferroni p of the cells said to reject",
-        "power.n_per_cell" => "N per cell",
-        "power.delta" => "|δ| to detect",
-        "power.power_above" => "power (printed as a bound)",
-        "table4.n" => "N (non-tied games)",
-        "figure2.min_games_per_bin" => "minimum games per drawn bin",
-        _ => return None,
-    })
-}
-
-/// Our counterpart of `entry`.
+/// Our counterpart of the figure `key` names; `keys` are all the published keys (the claim
+/// "every other cell rejects" needs to know which cells the paper reports separately).
 fn ours_for(
     study: &StudyResults,
-    published: &Published,
-    entry: &PublishedEntry,
+    keys: &[PublishedKey],
+    key: &PublishedKey,
     inputs: &ScoreInputs,
 ) -> Ours {
-    let key = entry.key.as_str();
-    let parts: Vec<&str> = key.split('.').collect();
+    use PublishedKey as K;
     let s = &study.settings;
     let non_tied: u64 = study.table3.iter().map(|c| c.non_tied).sum();
-    let cell = |name: &str| {
-        let (a, b) = published.split_pair(name)?;
-        study
-            .table3
-            .iter()
-            .find(|c| c.g1_policy == a && c.g2_policy == b)
-    };
+    let ties: u64 = study.table3.iter().map(|c| c.ties).sum();
     let not_here = |what: &str| Ours::None(format!("this study has no {what}"));
-    match parts.as_slice() {
-        ["design", "games_total"] => Ours::Count {
-            value: s.games_total as i64,
-            se: None,
-        },
-        ["design", "games_per_matchup"] => Ours::Count {
-            value: s.games_per_matchup as i64,
-            se: None,
-        },
-        ["design", "policies"] => Ours::Text(
+    let folk = &study.folk_theorem;
+    match key {
+        K::GamesTotal => count(s.games_total, None),
+        K::GamesPerMatchup => count(s.games_per_matchup, None),
+        K::Policies => Ours::Text(
             s.policies
                 .iter()
                 .map(|p| p.name.as_str())
                 .collect::<Vec<_>>()
                 .join(", "),
         ),
-        ["design", "seed"] => {
-            if StudyKind::of(study) == StudyKind::Replication {
-                Ours::None(format!(
-                    "this study draws new deals with seed {} by design",
-                    s.seed
-                ))
-            } else {
-                Ours::Count {
-                    value: s.seed,
-                    se: None,
-                }
-            }
-        }
-        ["design", "trick_rows"] => Ours::Count {
-            value: s.games_total as i64 * 20,
+        K::Seed if StudyKind::of(study) == StudyKind::Replication => Ours::None(format!(
+            "this study draws new deals with seed {} by design",
+            s.seed
+        )),
+        K::Seed => Ours::Count {
+            value: s.seed,
             se: None,
         },
-        ["design", "non_tied_games"] | ["table4", "n"] => {
-            let ties: u64 = study.table3.iter().map(|c| c.ties).sum();
-            Ours::Count {
-                value: non_tied as i64,
-                se: count_se(ties, s.games_total),
-            }
-        }
-        ["design", f] if f.ends_with("_gb") || f.ends_with("_mb") => Ours::None(
+        K::TrickRows => count(s.games_total * 20, None),
+        K::NonTiedGames | K::Table4N => count(non_tied, count_se(ties, s.games_total)),
+        K::ReleasedFileSize { .. } => Ours::None(
             "a size of the released CSV files; this pipeline stores its tables as Parquet".into(),
         ),
-        ["table3", "baseline_rate"] => {
+        K::BaselineRate => {
             let n = study.table3.first().map_or(0, |c| c.non_tied);
-            Ours::Real {
-                value: study.pairwise.p0,
-                se: binom_se(study.pairwise.p0, n),
-                log: false,
-                se_is_bound: false,
-            }
+            real(study.pairwise.p0, binom_se(study.pairwise.p0, n))
         }
-        ["table3", "non_tied_per_cell_approx"] => {
+        K::NonTiedPerCell => {
             let cells = study.table3.len().max(1) as f64;
-            let ties: u64 = study.table3.iter().map(|c| c.ties).sum();
-            Ours::Real {
-                value: non_tied as f64 / cells,
-                se: count_se(ties, s.games_total).map(|v| v / cells),
-                log: false,
-                se_is_bound: false,
-            }
+            real(
+                non_tied as f64 / cells,
+                count_se(ties, s.games_total).map(|v| v / cells),
+            )
         }
-        ["table3", name, field] => match cell(name) {
-            Some(c) => {
-                let value = match *field {
-                    "rate" => c.rate,
-                    "lo" => c.lo,
-                    "hi" => c.hi,
-                    _ => return Ours::None(format!("unknown Table 3 field `{field}`")),
-                };
-                Ours::Real {
-                    value,
-                    se: binom_se(c.rate, c.non_tied),
-                    log: false,
-                    se_is_bound: false,
+        K::Table3Cell { pair, field } => {
+            match study
+                .table3
+                .iter()
+                .find(|c| pair.is(&c.g1_policy, &c.g2_policy))
+            {
+                Some(c) => {
+                    let value = match field {
+                        RateField::Rate => c.rate,
+                        RateField::Lo => c.lo,
+                        RateField::Hi => c.hi,
+                    };
+                    real(value, binom_se(c.rate, c.non_tied))
                 }
-            }
-            None => not_here("such matchup"),
-        },
-        ["folk_theorem", "games"] => {
-            let f = &study.folk_theorem;
-            Ours::Count {
-                value: f.games as i64,
-                se: count_se(f.games, s.games_total),
+                None => not_here("such matchup"),
             }
         }
-        ["folk_theorem", "majority_holder_wins"] => {
-            let f = &study.folk_theorem;
-            Ours::Count {
-                value: f.majority_wins as i64,
-                se: count_se(f.majority_wins, s.games_total),
-            }
-        }
-        ["folk_theorem", field @ ("rate" | "lo" | "hi")] => {
-            let f = &study.folk_theorem;
-            let value = match *field {
-                "rate" => f.rate,
-                "lo" => f.lo,
-                _ => f.hi,
+        K::FolkGames => count(folk.games, count_se(folk.games, s.games_total)),
+        K::FolkMajorityWins => count(
+            folk.majority_wins,
+            count_se(folk.majority_wins, s.games_total),
+        ),
+        K::FolkShare(field) => {
+            let value = match field {
+                RateField::Rate => folk.rate,
+                RateField::Lo => folk.lo,
+                RateField::Hi => folk.hi,
             };
-            Ours::Real {
-                value,
-                se: binom_se(f.rate, f.games),
-                log: false,
-                se_is_bound: false,
-            }
+            real(value, binom_se(folk.rate, folk.games))
         }
-        ["folk_theorem", "pearson_chi2_yates"] => {
-            let c = study.folk_theorem.chi2_yates;
-            // a noncentral chi-square(1) with noncentrality ~c has sd ~ 2 sqrt(c)
-            Ours::Real {
-                value: c,
-                se: (c > 0.0).then(|| 2.0 * c.sqrt()),
-                log: false,
-                se_is_bound: false,
-            }
+        // a noncentral chi-square(1) with noncentrality ~c has sd ~ 2 sqrt(c)
+        K::FolkChi2Yates => {
+            let c = folk.chi2_yates;
+            real(c, (c > 0.0).then(|| 2.0 * c.sqrt()))
         }
-        ["folk_theorem", "p_value_below"] => Ours::Below(study.folk_theorem.p_value),
-        ["folk_theorem", r] if r.starts_with("per_matchup_rate_range[") => {
-            let cells = &study.folk_theorem.per_matchup;
-            let pick = if r.ends_with("[0]") {
+        K::FolkPBelow => Ours::Below(folk.p_value),
+        K::FolkRange { smallest } => {
+            let cells = &folk.per_matchup;
+            let pick = if *smallest {
                 cells.iter().min_by(|a, b| a.rate.total_cmp(&b.rate))
             } else {
                 cells.iter().max_by(|a, b| a.rate.total_cmp(&b.rate))
             };
             match pick {
-                Some(c) => Ours::Real {
-                    value: c.rate,
-                    se: binom_se(c.rate, c.games),
-                    log: false,
-                    se_is_bound: false,
-                },
+                Some(c) => real(c.rate, binom_se(c.rate, c.games)),
                 None => not_here("per-matchup folk-theorem shares"),
             }
         }
-        ["pairwise", "alpha_family"] => Ours::Real {
-            value: study.pairwise.alpha_family,
-            se: None,
-            log: false,
-            se_is_bound: false,
-        },
-        ["pairwise", "tests"] => Ours::Count {
-            value: study.pairwise.tests as i64,
-            se: None,
-        },
-        ["pairwise", "alpha_per_test"] => Ours::Real {
-            value: study.pairwise.alpha_per_test,
-            se: None,
-            log: false,
-            se_is_bound: false,
-        },
-        ["pairwise", "z_critical"] => Ours::Real {
-            value: study.pairwise.z_critical,
-            se: None,
-            log: false,
-            se_is_bound: false,
-        },
-        ["pairwise", "all_reject_below"] => {
+        K::AlphaFamily => real(study.pairwise.alpha_family, None),
+        K::Tests => count(study.pairwise.tests as u64, None),
+        K::AlphaPerTest => real(study.pairwise.alpha_per_test, None),
+        K::ZCritical => real(study.pairwise.z_critical, None),
+        K::AllRejectBelow => {
             // every cell except those the paper reports separately (`<pair>_p_bonferroni`)
-            let excluded: Vec<(String, String)> = published
-                .entries
-                .iter()
-                .filter_map(|e| {
-                    let f = e
-                        .key
-                        .strip_prefix("pairwise.")?
-                        .strip_suffix("_p_bonferroni")?;
-                    published.split_pair(f)
-                })
-                .collect();
+            let reported_apart = |g1: &str, g2: &str| {
+                keys.iter()
+                    .any(|k| matches!(k, K::Bonferroni(pair) if pair.is(g1, g2)))
+            };
             let worst = study
                 .pairwise
                 .cells
                 .iter()
-                .filter(|c| {
-                    !excluded
-                        .iter()
-                        .any(|(a, b)| *a == c.g1_policy && *b == c.g2_policy)
-                })
+                .filter(|c| !reported_apart(&c.g1_policy, &c.g2_policy))
                 .map(|c| c.p_bonferroni)
                 .max_by(|a, b| a.log10.total_cmp(&b.log10));
             match worst {
@@ -593,15 +421,12 @@ fn ours_for(
                 None => not_here("pairwise tests"),
             }
         }
-        ["pairwise", f] if f.ends_with("_p_bonferroni") => {
-            let pair = published.split_pair(f.trim_end_matches("_p_bonferroni"));
-            let found = pair.and_then(|(a, b)| {
-                study
-                    .pairwise
-                    .cells
-                    .iter()
-                    .find(|c| c.g1_policy == a && c.g2_policy == b)
-            });
+        K::Bonferroni(pair) => {
+            let found = study
+                .pairwise
+                .cells
+                .iter()
+                .find(|c| pair.is(&c.g1_policy, &c.g2_policy));
             match found {
                 Some(c) => Ours::P {
                     value: c.p_bonferroni,
@@ -611,61 +436,41 @@ fn ours_for(
                 None => not_here("such pairwise test"),
             }
         }
-        ["power", "n_per_cell"] => Ours::Count {
-            value: study.power.normal_approx.n as i64,
-            se: None,
-        },
-        ["power", "delta"] => Ours::Real {
-            value: study.power.normal_approx.delta,
-            se: None,
-            log: false,
-            se_is_bound: false,
-        },
-        ["power", "power_above"] => Ours::Above(study.power.normal_approx.power),
-        ["table4", term, field] => {
-            let base = term.trim_end_matches("_text").trim_end_matches("_abstract");
-            match study.table4.terms.iter().find(|t| t.term == base) {
-                Some(t) => match *field {
-                    "or" | "lo" | "hi" => {
-                        let value = match *field {
-                            "or" => t.odds_ratio,
-                            // The paper's Table 4 intervals are R's confint (profile likelihood).
-                            "lo" => t.profile_lo,
-                            _ => t.profile_hi,
-                        };
-                        Ours::Real {
-                            value,
-                            se: Some(t.std_error),
-                            log: true,
-                            se_is_bound: false,
-                        }
-                    }
-                    "p" => Ours::P {
-                        value: t.p_value,
-                        zstat: Some(t.z.abs()),
-                        paper_scale: 1.0,
-                    },
-                    "p_below" => Ours::Below(t.p_value),
-                    _ => Ours::None(format!("unknown Table 4 field `{field}`")),
+        K::PowerN => count(study.power.normal_approx.n, None),
+        K::PowerDelta => real(study.power.normal_approx.delta, None),
+        K::PowerAbove => Ours::Above(study.power.normal_approx.power),
+        K::Table4Term { term, field, .. } => {
+            let Some(t) = study.table4.terms.iter().find(|t| t.term == *term) else {
+                return not_here("such regression term");
+            };
+            let log_scale = |value: f64| Ours::Real {
+                value,
+                se: Some(t.std_error),
+                log: true,
+                se_is_bound: false,
+            };
+            match field {
+                OddsField::Or => log_scale(t.odds_ratio),
+                // The paper's Table 4 intervals are R's confint (profile likelihood).
+                OddsField::Lo => log_scale(t.profile_lo),
+                OddsField::Hi => log_scale(t.profile_hi),
+                OddsField::P => Ours::P {
+                    value: t.p_value,
+                    zstat: Some(t.z.abs()),
+                    paper_scale: 1.0,
                 },
-                None => not_here("such regression term"),
+                OddsField::PBelow => Ours::Below(t.p_value),
             }
         }
-        ["figure2", "min_games_per_bin"] => match inputs.min_games_per_bin {
-            Some(m) => Ours::Count {
-                value: m as i64,
-                se: None,
-            },
+        K::MinGamesPerBin => match inputs.min_games_per_bin {
+            Some(m) => count(m, None),
             None => Ours::None("the configured minimum was not passed to the scorecard".into()),
         },
-        ["figure2", f] if f.starts_with("break_even_delta_") => {
-            let pair = published.split_pair(&f["break_even_delta_".len()..]);
-            let found = pair.as_ref().and_then(|(a, b)| {
-                study
-                    .breakeven
-                    .iter()
-                    .find(|x| x.g1_policy == *a && x.g2_policy == *b)
-            });
+        K::BreakEven(pair) => {
+            let found = study
+                .breakeven
+                .iter()
+                .find(|x| pair.is(&x.g1_policy, &x.g2_policy));
             match found {
                 Some(b) => match b.delta {
                     Some(d) => {
@@ -674,82 +479,43 @@ fn ours_for(
                             .iter()
                             .find(|p| p.g1_policy == b.g1_policy && p.g2_policy == b.g2_policy)
                             .and_then(breakeven_se);
-                        Ours::Real {
-                            value: d,
-                            se,
-                            log: false,
-                            se_is_bound: false,
-                        }
+                        real(d, se)
                     }
                     None => Ours::None("our kept bins never cross 0.5 in this matchup".into()),
                 },
                 None => not_here("such matchup"),
             }
         }
-        ["table5", policy, field] => match study.table5.iter().find(|r| r.policy == *policy) {
-            Some(r) => match *field {
-                "n_played" => Ours::Count {
-                    value: r.n_played as i64,
-                    se: n_played_se(study, policy),
-                },
-                "win_rate" => Ours::Real {
-                    value: r.win_rate,
-                    se: binom_se(r.win_rate, r.n_played),
-                    log: false,
-                    se_is_bound: false,
-                },
-                "wasted_fraction" => Ours::Real {
-                    value: r.wasted_fraction,
-                    se: binom_se(r.wasted_fraction, r.n_played),
-                    log: false,
-                    se_is_bound: false,
-                },
-                "mean_points_per_win" => Ours::Real {
+        K::Table5 { policy, field } => {
+            let Some(r) = study.table5.iter().find(|r| r.policy == *policy) else {
+                return not_here("such policy");
+            };
+            match field {
+                Table5Field::NPlayed => count(r.n_played, n_played_se(study, policy)),
+                Table5Field::WinRate => real(r.win_rate, binom_se(r.win_rate, r.n_played)),
+                Table5Field::WastedFraction => {
+                    real(r.wasted_fraction, binom_se(r.wasted_fraction, r.n_played))
+                }
+                // trick points lie in 0..=22, so their sd is at most 11
+                Table5Field::MeanPointsPerWin => Ours::Real {
                     value: r.mean_points_per_win,
-                    // trick points lie in 0..=22, so their sd is at most 11
                     se: (r.wins > 0).then(|| 11.0 / (r.wins as f64).sqrt()),
                     log: false,
                     se_is_bound: true,
                 },
-                _ => Ours::None(format!("unknown Table 5 field `{field}`")),
-            },
-            None => not_here("such policy"),
-        },
-        _ => Ours::None("no counterpart is computed for this figure".into()),
+            }
+        }
+        K::Unrecognised { reason, .. } => Ours::None(reason.clone()),
     }
-}
-
-/// Quantities fixed by the design (no Monte Carlo error, same in every study).
-fn is_design(key: &str) -> bool {
-    matches!(
-        key,
-        "design.games_total"
-            | "design.games_per_matchup"
-            | "design.trick_rows"
-            | "pairwise.alpha_family"
-            | "pairwise.tests"
-            | "pairwise.alpha_per_test"
-            | "pairwise.z_critical"
-            | "power.n_per_cell"
-            | "power.delta"
-            | "figure2.min_games_per_bin"
-    )
 }
 
 /// Precision of a published entry, with the cases where the TOML text does not say it.
-fn precision_of(entry: &PublishedEntry) -> Precision {
-    if entry.key == "table3.non_tied_per_cell_approx" {
-        return Precision::Significant(3); // printed as "≈ 1.08 · 10^5"
+fn precision_of(key: &PublishedKey, entry: &PublishedEntry) -> Precision {
+    match key {
+        PublishedKey::NonTiedPerCell => Precision::Significant(3), // printed as "≈ 1.08 · 10^5"
+        PublishedKey::BreakEven(_) => Precision::Decimals(0),      // printed as "≈ −1", "≈ +2"
+        _ => entry.precision(),
     }
-    if entry.key.starts_with("figure2.break_even_delta_") {
-        return Precision::Decimals(0); // printed as "≈ −1", "≈ +2"
-    }
-    entry.precision()
-}
-
-fn signed(x: f64, digits: usize) -> String {
-    let s = format!("{:+.*}", digits, x);
-    s.replacen('-', "−", 1)
 }
 
 struct Judged {
@@ -761,9 +527,9 @@ struct Judged {
     explanation: String,
 }
 
-fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
+fn judge(kind: StudyKind, key: &PublishedKey, entry: &PublishedEntry, ours: &Ours) -> Judged {
     let paper = entry.value.as_f64();
-    let prec = precision_of(entry);
+    let prec = precision_of(key, entry);
     let digits = |p: Precision| match p {
         Precision::Decimals(d) => d as usize + 2,
         Precision::Significant(_) => 2,
@@ -784,11 +550,11 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
             j.verdict = Verdict::WithinMcError;
             j.explanation = if bound {
                 format!(
-                    "|z| ≤ {:.2} < 2 (z uses an upper bound on the standard error)",
-                    z.abs()
+                    "|z| ≤ {} < 2 (z uses an upper bound on the standard error)",
+                    format::fixed(z.abs(), 2)
                 )
             } else {
-                format!("|z| = {:.2} < 2", z.abs())
+                format!("|z| = {} < 2", format::fixed(z.abs(), 2))
             };
             return;
         }
@@ -813,13 +579,13 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
         }
         (Ours::Count { value, se }, Some(p)) => {
             j.ours = if value.abs() >= 10_000 {
-                crate::report::format::thousands(i128::from(*value))
+                format::thousands(i128::from(*value))
             } else {
-                format!("{value}")
+                format::fixed(*value as f64, 0)
             };
             let d = *value as f64 - p;
             j.difference_value = Some(d);
-            j.difference = signed(d, 0);
+            j.difference = format::signed(d, 0);
             j.z = se
                 .filter(|s| *s > 0.0)
                 .map(|s| d / (std::f64::consts::SQRT_2 * s));
@@ -846,8 +612,8 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
             let d = value - p;
             j.difference_value = Some(d);
             j.difference = match prec {
-                Precision::Decimals(_) => signed(d, digits(prec)),
-                Precision::Significant(_) => format!("{d:+.2e}").replacen('-', "−", 1),
+                Precision::Decimals(_) => format::signed(d, digits(prec)),
+                Precision::Significant(_) => format::signed_sig(d, 3),
             };
             let h = prec.half_ulp(p);
             j.z = se.filter(|s| *s > 0.0).and_then(|s| {
@@ -876,11 +642,13 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
         ) => {
             j.ours = match value.value {
                 Some(v) => prec.format_finer(v, 1),
-                None => value.display(2),
+                None => format::pval(value, 2),
             };
-            if let Some(v) = value.value {
-                j.difference_value = Some(v - p);
-                j.difference = format!("{:+.2e}", v - p).replacen('-', "−", 1);
+            // p-values are compared as a ratio, never as a difference
+            if let Some(v) = value.value
+                && p > 0.0
+            {
+                j.difference = format::ratio(v / p);
             }
             let paper_raw = (p * paper_scale).clamp(f64::MIN_POSITIVE, 1.0);
             j.z = zstat.map(|z| (z - z_from_log10_p(paper_raw.log10())) / std::f64::consts::SQRT_2);
@@ -900,7 +668,7 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
             }
         }
         (Ours::Below(v), Some(p)) => {
-            j.ours = v.display(2);
+            j.ours = format::pval(v, 2);
             // a bound of ours at the same floor ("< 1e-300") satisfies the paper's "< 1e-300"
             let ok = v.log10 < p.log10() || (v.is_bound() && v.log10 <= p.log10() + 1e-9);
             j.verdict = if ok {
@@ -918,7 +686,7 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
             };
         }
         (Ours::Above(v), Some(p)) => {
-            j.ours = format!("{v:.5}");
+            j.ours = format::fixed(*v, 5);
             let ok = *v > p;
             j.verdict = if ok {
                 Verdict::PrintedPrecision
@@ -945,36 +713,39 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
         } else {
             None
         };
+        let off = match j.difference.strip_prefix('×') {
+            Some(ratio) => format!("a factor of {ratio}"),
+            None => j.difference.clone(),
+        };
         let by = match (j.difference.is_empty(), z_shown) {
-            (false, Some(z)) => {
-                format!(
-                    "by {} ({} standard errors)",
-                    j.difference,
-                    crate::report::format::signed(z, 1)
-                )
-            }
-            (false, None) => format!("by {}", j.difference),
+            (false, Some(z)) => format!("by {off} ({} standard errors)", format::signed(z, 1)),
+            (false, None) => format!("by {off}"),
             _ => String::new(),
         };
-        let restated = entry.key.starts_with("table4.delta_briscola_text")
-            || entry.key.starts_with("table4.delta_briscola_abstract");
-        j.explanation = match kind {
-            _ if restated => format!(
-                "the paper restates Table 4's Δ_briscola coefficient here with other digits; Table 4's own row is the one its script printed (compare that row), so this restatement is inconsistent with the paper's own table, off {by} (see Findings)"
-            ),
-            _ if is_design(&entry.key) => format!(
+        j.explanation = match (kind, key) {
+            (_, PublishedKey::Table4Term { term, .. }) if key.is_restatement() => {
+                let term = if term == "delta_briscola" {
+                    "Δ_briscola"
+                } else {
+                    term
+                };
+                format!(
+                    "the paper restates Table 4's {term} coefficient here with other digits; Table 4's own row is the one its script printed (compare that row), so this restatement is inconsistent with the paper's own table, off {by} (see Findings)"
+                )
+            }
+            _ if key.is_design() => format!(
                 "a design quantity, computed without data: the paper's printed value is not the rounding of ours (off {by})"
             ),
-            StudyKind::Replay => format!(
+            (StudyKind::Replay, _) => format!(
                 "UNEXPECTED: a replay of the paper's deals with the released policies should reproduce this figure; off {by}"
             ),
-            StudyKind::Variant => format!(
+            (StudyKind::Variant, _) => format!(
                 "expected for a variant: same deals, different policies; off {by}, so the published figure does not come from this reading"
             ),
-            StudyKind::Replication => format!(
+            (StudyKind::Replication, _) => format!(
                 "beyond two standard errors, off {by}; by chance alone about 1 row in 22 with a z-score lands here"
             ),
-            StudyKind::Own => format!("not the paper's design; off {by}"),
+            (StudyKind::Own, _) => format!("not the paper's design; off {by}"),
         };
     }
     j
@@ -983,40 +754,48 @@ fn judge(kind: StudyKind, entry: &PublishedEntry, ours: &Ours) -> Judged {
 /// The scorecard of `study` against every published figure.
 pub fn score(study: &StudyResults, published: &Published, inputs: &ScoreInputs) -> Scorecard {
     let kind = StudyKind::of(study);
-    // A study of its own design is not scored against the paper at all.
-    let entries: &[PublishedEntry] = if kind == StudyKind::Own {
-        &[]
-    } else {
-        &published.entries
-    };
+    // A study of its own design is not scored against the paper, unless it asks to be
+    // (`compare_to_paper = true`).
+    let entries: &[PublishedEntry] =
+        if kind == StudyKind::Own && !inputs.compare_to_paper.contains(&study.name) {
+            &[]
+        } else {
+            &published.entries
+        };
+    let keys: Vec<PublishedKey> = entries
+        .iter()
+        .map(|e| PublishedKey::parse(&e.key, published))
+        .collect();
     let rows: Vec<ScoreRow> = entries
         .iter()
-        .map(|e| {
-            let ours = ours_for(study, published, e, inputs);
-            let mut j = judge(kind, e, &ours);
+        .zip(&keys)
+        .map(|(e, key)| {
+            let ours = ours_for(study, &keys, key, inputs);
+            let mut j = judge(kind, key, e, &ours);
             // A deterministic replay has no Monte Carlo error: no z-scores.
             if kind != StudyKind::Replication {
                 j.z = None;
             }
             // The prose's restatements of Table 4, and its claim that every rejecting cell has
             // p < 1e-5 (its own data give a larger p: see the findings).
-            let restated = e.key.starts_with("table4.delta_briscola_text")
-                || e.key.starts_with("table4.delta_briscola_abstract")
-                || e.key == "pairwise.all_reject_below";
+            let restated = key.is_restatement() || matches!(key, PublishedKey::AllRejectBelow);
             ScoreRow {
                 key: e.key.clone(),
-                section: section_of(&e.key).to_string(),
-                label: label_of(published, &e.key),
-                paper: e.printed(),
+                section: key.section().title().to_string(),
+                label: key.label(),
+                paper: match key.bound_sign() {
+                    Some(sign) => format!("{sign} {}", e.printed()),
+                    None => e.printed(),
+                },
                 ours: j.ours,
                 difference: j.difference,
                 difference_value: j.difference_value,
                 z: j.z,
                 verdict: j.verdict,
                 verdict_label: j.verdict.label().to_string(),
-                paper_inconsistent: j.verdict == Verdict::Differs
-                    && (restated || is_design(&e.key)),
+                paper_inconsistent: j.verdict == Verdict::Differs && (restated || key.is_design()),
                 explanation: j.explanation,
+                published_key: key.clone(),
             }
         })
         .collect();
@@ -1064,6 +843,15 @@ mod tests {
         }
     }
 
+    fn key(e: &PublishedEntry) -> PublishedKey {
+        let published = Published::parse(
+            include_str!("../../templates/published.toml"),
+            "published.toml",
+        )
+        .unwrap();
+        PublishedKey::parse(&e.key, &published)
+    }
+
     fn real(v: f64, se: Option<f64>) -> Ours {
         Ours::Real {
             value: v,
@@ -1078,6 +866,7 @@ mod tests {
         let e = entry("design.non_tied_games", "975_263");
         let j = judge(
             StudyKind::Replay,
+            &key(&e),
             &e,
             &Ours::Count {
                 value: 975_263,
@@ -1087,6 +876,7 @@ mod tests {
         assert_eq!(j.verdict, Verdict::Exact);
         let j = judge(
             StudyKind::Replay,
+            &key(&e),
             &e,
             &Ours::Count {
                 value: 975_264,
@@ -1101,19 +891,19 @@ mod tests {
     fn printed_precision_keeps_trailing_zero() {
         let e = entry("table3.greedy_greedy.rate", "0.490");
         for ours in [0.4904, 0.4896, 0.490_49] {
-            let j = judge(StudyKind::Replay, &e, &real(ours, Some(0.0015)));
+            let j = judge(StudyKind::Replay, &key(&e), &e, &real(ours, Some(0.0015)));
             assert_eq!(j.verdict, Verdict::PrintedPrecision, "{ours}");
         }
-        let j = judge(StudyKind::Replay, &e, &real(0.4906, Some(0.0015)));
+        let j = judge(StudyKind::Replay, &key(&e), &e, &real(0.4906, Some(0.0015)));
         assert_eq!(j.verdict, Verdict::Differs);
         // 0.4905 printed with four decimals is a different claim
         let e4 = entry("table3.baseline_rate", "0.4905");
         assert_eq!(
-            judge(StudyKind::Replay, &e4, &real(0.4904, None)).verdict,
+            judge(StudyKind::Replay, &key(&e4), &e4, &real(0.4904, None)).verdict,
             Verdict::Differs
         );
         assert_eq!(
-            judge(StudyKind::Replay, &e4, &real(0.49046, None)).verdict,
+            judge(StudyKind::Replay, &key(&e4), &e4, &real(0.49046, None)).verdict,
             Verdict::PrintedPrecision
         );
     }
@@ -1122,15 +912,15 @@ mod tests {
     fn monte_carlo_error_only_for_replications() {
         let e = entry("table3.greedy_greedy.rate", "0.490");
         let near = real(0.4925, Some(0.0015));
-        let j = judge(StudyKind::Replication, &e, &near);
+        let j = judge(StudyKind::Replication, &key(&e), &e, &near);
         assert_eq!(j.verdict, Verdict::WithinMcError);
         assert!(j.z.unwrap() > 0.0 && j.z.unwrap() < 2.0);
         assert_eq!(
-            judge(StudyKind::Replay, &e, &near).verdict,
+            judge(StudyKind::Replay, &key(&e), &e, &near).verdict,
             Verdict::Differs
         );
         let far = real(0.50, Some(0.0015));
-        let j = judge(StudyKind::Replication, &e, &far);
+        let j = judge(StudyKind::Replication, &key(&e), &e, &far);
         assert_eq!(j.verdict, Verdict::Differs);
         assert!(j.z.unwrap() > 4.0);
         assert!(
@@ -1149,7 +939,7 @@ mod tests {
             log: false,
             se_is_bound: false,
         };
-        let j = judge(StudyKind::Replay, &e, &ours);
+        let j = judge(StudyKind::Replay, &key(&e), &e, &ours);
         assert_eq!(j.verdict, Verdict::Differs);
         assert!(
             j.explanation.contains("design quantity"),
@@ -1163,11 +953,17 @@ mod tests {
         let e = entry("table4.g1_counter.p_below", "1e-300");
         let j = judge(
             StudyKind::Replay,
+            &key(&e),
             &e,
             &Ours::Below(PValue::from_log10(-420.0)),
         );
         assert_eq!(j.verdict, Verdict::PrintedPrecision);
-        let floor = judge(StudyKind::Replay, &e, &Ours::Below(PValue::from_value(0.0)));
+        let floor = judge(
+            StudyKind::Replay,
+            &key(&e),
+            &e,
+            &Ours::Below(PValue::from_value(0.0)),
+        );
         assert_eq!(
             floor.verdict,
             Verdict::PrintedPrecision,
@@ -1175,6 +971,7 @@ mod tests {
         );
         let j = judge(
             StudyKind::Replay,
+            &key(&e),
             &e,
             &Ours::Below(PValue::from_value(1e-200)),
         );
@@ -1183,6 +980,7 @@ mod tests {
         assert_eq!(
             judge(
                 StudyKind::Replay,
+                &key(&e),
                 &e,
                 &Ours::Below(PValue::from_value(1e-20))
             )
@@ -1191,11 +989,11 @@ mod tests {
         );
         let e = entry("power.power_above", "0.99");
         assert_eq!(
-            judge(StudyKind::Replay, &e, &Ours::Above(0.9999)).verdict,
+            judge(StudyKind::Replay, &key(&e), &e, &Ours::Above(0.9999)).verdict,
             Verdict::PrintedPrecision
         );
         assert_eq!(
-            judge(StudyKind::Replay, &e, &Ours::Above(0.98)).verdict,
+            judge(StudyKind::Replay, &key(&e), &e, &Ours::Above(0.98)).verdict,
             Verdict::Differs
         );
     }
@@ -1209,7 +1007,7 @@ mod tests {
             paper_scale: 1.0,
         };
         assert_eq!(
-            judge(StudyKind::Replay, &e, &ours).verdict,
+            judge(StudyKind::Replay, &key(&e), &e, &ours).verdict,
             Verdict::PrintedPrecision
         );
         let ours = Ours::P {
@@ -1218,11 +1016,11 @@ mod tests {
             paper_scale: 1.0,
         };
         assert_eq!(
-            judge(StudyKind::Replay, &e, &ours).verdict,
+            judge(StudyKind::Replay, &key(&e), &e, &ours).verdict,
             Verdict::Differs
         );
         assert_eq!(
-            judge(StudyKind::Replication, &e, &ours).verdict,
+            judge(StudyKind::Replication, &key(&e), &e, &ours).verdict,
             Verdict::WithinMcError
         );
     }
@@ -1245,6 +1043,7 @@ mod tests {
             &published,
             &ScoreInputs {
                 min_games_per_bin: Some(50),
+                ..ScoreInputs::default()
             },
         );
         assert_eq!(card.rows.len(), published.entries.len());

@@ -34,6 +34,8 @@ pub enum Outcome {
     Variant,
     /// A study of its own design: nothing to score.
     NotScored,
+    /// A study of its own design scored against the paper on request (`compare_to_paper`).
+    ComparedOnRequest,
 }
 
 impl Outcome {
@@ -47,6 +49,7 @@ impl Outcome {
             Outcome::DidNotReplicate => "did not replicate",
             Outcome::Variant => "a variant: differences expected",
             Outcome::NotScored => "not scored against the paper",
+            Outcome::ComparedOnRequest => "its own design, compared with the paper on request",
         }
     }
 }
@@ -230,6 +233,12 @@ pub fn verdict(
     let paper_c = replay.map(Conclusions::of);
     let mut non = (Vec::new(), Vec::new());
     let (outcome, headline) = match kind {
+        StudyKind::Own if compared > 0 => (
+            Outcome::ComparedOnRequest,
+            format!(
+                "A study of its own design, set beside the paper's figures because its configuration asks for it (compare_to_paper): {agree} of {compared} compared figures agree at the printed precision and {differs} differ, which says how far the published figures carry over to this design, not whether they were reproduced."
+            ),
+        ),
         StudyKind::Own => (
             Outcome::NotScored,
             "A study of its own design: its numbers stand on their own, none is compared with the paper's.".to_string(),

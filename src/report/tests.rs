@@ -10,7 +10,7 @@ use super::context::ReportContext;
 use super::provenance::Provenance;
 use super::provenance::{JobProvenance, OutputHash};
 use super::published::Published;
-use super::render::render_report;
+use super::render::{FigureLocations, render_report};
 use super::report_format::ReportFormat;
 use crate::plot::write_figures;
 use crate::results::Results;
@@ -63,7 +63,10 @@ fn render(results: &Results) -> (tempfile::TempDir, String, String) {
         &context(results),
         &templates(),
         &figs,
-        &|rel: &str| figs_dir.join(rel),
+        &FigureLocations {
+            file: &|rel: &str| figs_dir.join(rel),
+            link: &|rel: &str| format!("figures/{rel}"),
+        },
         &out,
         &[ReportFormat::Html, ReportFormat::Md],
     )
@@ -149,10 +152,27 @@ fn a_misspelt_variable_is_an_error() {
         &context(&results),
         dir.path(),
         &[],
-        &|rel: &str| dir.path().join(rel),
+        &FigureLocations {
+            file: &|rel: &str| dir.path().join(rel),
+            link: &|rel: &str| rel.to_string(),
+        },
         dir.path(),
         &[ReportFormat::Md],
     )
     .unwrap_err();
     assert!(err.to_string().contains("report.md.j2"), "{err}");
+}
+
+#[test]
+fn markdown_contents_list_every_heading_after_the_marker() {
+    let md = super::render::with_md_toc(
+        "# T\n\n## Contents\n\n<!--toc-->\n\n## H0(1): the folk theorem\n\n```\n## not a heading\n```\n\n## Beyond the paper\n",
+    );
+    assert!(
+        md.contains("- [H0(1): the folk theorem](#h01-the-folk-theorem)\n- [Beyond the paper](#beyond-the-paper)\n"),
+        "{md}"
+    );
+    assert!(!md.contains("not a heading]"));
+    assert!(!md.contains("<!--toc-->"));
+    assert!(!md.contains("[Contents]"));
 }

@@ -13,6 +13,7 @@ mod cli_snapshots;
 mod config_errors;
 mod crash_consistency;
 mod export_csv;
+mod four_policy_recipe;
 mod hostile_inputs;
 mod league;
 mod paper_study;

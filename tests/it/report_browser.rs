@@ -10,6 +10,7 @@ use std::process::Command;
 
 use briscola::plot::write_figures;
 use briscola::report::ReportFormat;
+use briscola::report::render::FigureLocations;
 use briscola::report::{Provenance, Published, ReportContext, render_report};
 use briscola::results::fixture;
 
@@ -35,7 +36,10 @@ fn render_fixture(dir: &Path) -> PathBuf {
         &ctx,
         &root.join("templates"),
         &figs,
-        &|rel: &str| figs_dir.join(rel),
+        &FigureLocations {
+            file: &|rel: &str| figs_dir.join(rel),
+            link: &|rel: &str| format!("figures/{rel}"),
+        },
         &out,
         &[ReportFormat::Html],
     )

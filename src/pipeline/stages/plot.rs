@@ -104,7 +104,7 @@ pub fn job(cfg: &Config, published: &Published) -> Job {
         deps,
         params,
         code: CODE.to_string(),
-        publish: Some("figures".into()),
+        publish: Some(crate::pipeline::layout::FIGURES_PUBLISH.into()),
         note: None,
         body: Box::new(move |inputs, out| {
             let r = load_results(inputs, &metas, &leagues, min_bin)?;

@@ -4,15 +4,16 @@
 //! templates' bytes, the published figures and the config text, so editing a template re-runs
 //! only this stage.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use crate::pipeline::config::Config;
 use crate::pipeline::job::{Job, StageName};
+use crate::pipeline::layout::{FIGURES_PUBLISH, Layout, REPORT_PUBLISH};
 use crate::report::context::ReportContext;
 use crate::report::provenance::Provenance;
 use crate::report::published::Published;
-use crate::report::render::render_report;
+use crate::report::render::{FigureLocations, render_report};
 
 use super::plot::{league_names, load_results, metas, result_deps};
 use super::write_json;
@@ -29,6 +30,12 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
     let leagues = league_names(cfg);
     let mut deps = result_deps(&metas, &leagues);
     deps.push("plot".to_string());
+    let compare_to_paper: BTreeSet<String> = cfg
+        .studies()
+        .into_iter()
+        .filter(|s| s.compare_to_paper)
+        .map(|s| s.name)
+        .collect();
     let mut params = serde_json::json!({
         "studies": metas,
         "formats": cfg.render.formats,
@@ -40,6 +47,10 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
     });
     if !leagues.is_empty() {
         params["leagues"] = serde_json::json!(leagues);
+    }
+    // only when asked, so configs without it keep their params
+    if !compare_to_paper.is_empty() {
+        params["compare_to_paper"] = serde_json::json!(compare_to_paper);
     }
     let formats = cfg.render.formats.clone();
     let title = cfg.study.title.clone();
@@ -53,7 +64,7 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
         deps,
         params,
         code: CODE.to_string(),
-        publish: Some(String::new()),
+        publish: Some(REPORT_PUBLISH.into()),
         note: None,
         body: Box::new(move |inputs, out| {
             let results = load_results(inputs, &metas, &leagues, min_bin)?;
@@ -70,7 +81,14 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
                 &results,
                 job_provenance(&inputs.ancestors),
             );
-            let ctx = ReportContext::build(&title, &results, &published, min_bin, prov)?;
+            let ctx = ReportContext::build_comparing(
+                &title,
+                &results,
+                &published,
+                min_bin,
+                &compare_to_paper,
+                prov,
+            )?;
             // Every statistic, then the report's verdicts and findings (issue 11).
             write_json(
                 &out.join(RESULTS_FILE),
@@ -95,7 +113,12 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
                     .cloned()
                     .unwrap_or_else(|| PathBuf::from(rel))
             };
-            let result = render_report(&ctx, &tdir, &figures, &resolve, out, &formats);
+            let link = |rel: &str| Layout::link(REPORT_PUBLISH, FIGURES_PUBLISH, rel);
+            let locations = FigureLocations {
+                file: &resolve,
+                link: &link,
+            };
+            let result = render_report(&ctx, &tdir, &figures, &locations, out, &formats);
             std::fs::remove_dir_all(&tdir)?;
             result?;
             Ok(())
