@@ -1,127 +1,171 @@
 //! Benchmarks of the bare engine: shuffle + play, no logging, per ordered policy pair, on one
 //! thread (games/s/core). Run with `make bench`; figures go to BENCHMARKS.md.
+//!
+//! Every group times the same loop ([`play_games`]): deal `BATCH` games from one .NET
+//! `System.Random(42)` stream (the paper's Fisher-Yates, 39 draws per game) and play each.
+//!
+//! Instruction counts (repeatable on a loaded machine, unlike wall time): with
+//! `ENGINE_PLAY=<group>/<name>:<games>` the binary plays that case's loop once for `<games>`
+//! games and exits instead of benchmarking, e.g.
+//! `ENGINE_PLAY=engine/greedy-vs-greedy:20000 valgrind --tool=callgrind <bench binary>`.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput};
 
 use briscola::game::{Deck, NoTricks, Rules, RulesSpec, SeatRng, play_game, play_table};
-use briscola::policy::{FollowReading, PolicyKind, PolicySpec, TablePolicy, TieBreak};
+use briscola::policy::{
+    AnyPolicy, FollowReading, PairWork, Policy, PolicyKind, PolicySpec, TablePolicy, TieBreak,
+};
 use briscola::tournament::DotNetRandom;
 
 const BATCH: u64 = 10_000;
 
-fn engine(c: &mut Criterion) {
-    let kinds = [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter];
-    let mut group = c.benchmark_group("engine");
-    group.throughput(Throughput::Elements(BATCH));
-    for a in kinds {
-        for b in kinds {
-            let p1 = PolicySpec::paper(a, TieBreak::AsReleased).build();
-            let p2 = PolicySpec::paper(b, TieBreak::AsReleased).build();
-            let name = format!("{a:?}-vs-{b:?}").to_lowercase();
-            group.bench_function(name, |bench| {
-                let mut rng = DotNetRandom::new(42);
-                bench.iter(|| {
-                    let mut acc = 0u32;
-                    for _ in 0..BATCH {
-                        let mut d = Deck::ordered();
-                        d.shuffle_with(|m| rng.next_below(m));
-                        let mut rngs = [SeatRng::new([1; 32], 0), SeatRng::new([2; 32], 0)];
-                        let o = play_game(&d, &p1, &p2, &mut rngs, &mut NoTricks);
-                        acc += o.points[0] as u32;
-                    }
-                    std::hint::black_box(acc)
-                })
-            });
-        }
+/// Deal `games` games from `rng` and play each with `play` (given the deck and the game's seat
+/// streams); returns a checksum of G1's points so nothing is optimised away.
+#[inline(always)]
+fn play_games(
+    rng: &mut DotNetRandom,
+    games: u64,
+    seats: usize,
+    mut play: impl FnMut(&Deck, &mut [SeatRng]) -> u8,
+) -> u32 {
+    let mut acc = 0u32;
+    for _ in 0..games {
+        let mut d = Deck::ordered();
+        d.shuffle_with(|m| rng.next_below(m));
+        let mut rngs: [SeatRng; 4] = std::array::from_fn(|s| SeatRng::new([s as u8 + 1; 32], 0));
+        acc += play(&d, &mut rngs[..seats]) as u32;
     }
-    group.finish();
+    std::hint::black_box(acc)
 }
 
-/// The general engine (`play_table`): the four-player partnership game (greedy+greedy against
-/// hoarder+counter, seats alternating) and, for comparison, the standard two-player game.
-fn table(c: &mut Criterion) {
+/// Plays `games` games dealt from a stream; returns the loop's checksum.
+type PlayLoop = Box<dyn Fn(&mut DotNetRandom, u64) -> u32>;
+
+/// One benchmarked loop: its group, its name, and how it plays `games` games from a stream.
+struct Case {
+    group: &'static str,
+    name: String,
+    run: PlayLoop,
+}
+
+/// The two-player loop with both policies as their concrete types, as the simulate stage
+/// dispatches them ([`AnyPolicy::with_pair`]).
+struct TwoPlayer<'a> {
+    rng: &'a mut DotNetRandom,
+    games: u64,
+}
+
+impl PairWork for TwoPlayer<'_> {
+    type Output = u32;
+    fn run<P1: Policy, P2: Policy>(self, p1: &P1, p2: &P2) -> u32 {
+        play_games(self.rng, self.games, 2, |d, r| {
+            let r: &mut [SeatRng; 2] = r.try_into().expect("two seats");
+            play_game(d, p1, p2, r, &mut NoTricks).points[0]
+        })
+    }
+}
+
+/// A two-player case through `play_game` (the path of every standard study).
+fn two_player(group: &'static str, name: String, p1: AnyPolicy, p2: AnyPolicy) -> Case {
+    Case {
+        group,
+        name,
+        run: Box::new(move |rng, games| AnyPolicy::with_pair(&p1, &p2, TwoPlayer { rng, games })),
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let spec = |k| PolicySpec::paper(k, TieBreak::AsReleased);
+    let kinds = [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter];
+    let mut out = Vec::new();
+    // The paper's three policies, every ordered pair.
+    for a in kinds {
+        for b in kinds {
+            let name = format!("{a:?}-vs-{b:?}").to_lowercase();
+            out.push(two_player("engine", name, spec(a).build(), spec(b).build()));
+        }
+    }
+    // The paper's policies as policy-language programs (the rule interpreter, not the built-in
+    // fast path), against each other.
+    use briscola::policy::builtin_defs::builtin_program;
+    let program = |k| {
+        let p = builtin_program(k, 0, TieBreak::AsReleased).expect("shipped");
+        AnyPolicy::Rules(std::sync::Arc::new(p))
+    };
+    for (a, b) in [
+        (PolicyKind::Greedy, PolicyKind::Greedy),
+        (PolicyKind::Hoarder, PolicyKind::Hoarder),
+        (PolicyKind::Counter, PolicyKind::Counter),
+    ] {
+        let name = format!("data-{a:?}-vs-data-{b:?}").to_lowercase();
+        out.push(two_player("rules", name, program(a), program(b)));
+    }
+    // The general engine (`play_table`): the four-player partnership game and, for comparison,
+    // the standard two-player game.
     let four = RulesSpec {
         players: 4,
         ..RulesSpec::default()
     }
     .validate()
     .expect("valid");
-    let spec = |k| PolicySpec::paper(k, TieBreak::AsReleased);
-    let mut group = c.benchmark_group("table");
-    group.throughput(Throughput::Elements(BATCH));
-    let cases: [(&str, Rules, Vec<PolicyKind>); 2] = [
+    let g = PolicyKind::Greedy;
+    let tables: [(&str, Rules, Vec<PolicyKind>); 2] = [
         (
             "four-player-greedy-hoarder-greedy-counter",
             four,
-            vec![
-                PolicyKind::Greedy,
-                PolicyKind::Hoarder,
-                PolicyKind::Greedy,
-                PolicyKind::Counter,
-            ],
+            vec![g, PolicyKind::Hoarder, g, PolicyKind::Counter],
         ),
-        (
-            "standard-greedy-vs-greedy",
-            Rules::standard(),
-            vec![PolicyKind::Greedy, PolicyKind::Greedy],
-        ),
+        ("standard-greedy-vs-greedy", Rules::standard(), vec![g, g]),
     ];
-    for (name, rules, kinds) in cases {
+    for (name, rules, kinds) in tables {
         let seats: Vec<TablePolicy> = kinds
             .iter()
             .map(|&k| TablePolicy::new(&spec(k), &rules, FollowReading::Verbatim).expect("fits"))
             .collect();
-        let refs: Vec<&TablePolicy> = seats.iter().collect();
-        group.bench_function(name, |bench| {
-            let mut rng = DotNetRandom::new(42);
-            bench.iter(|| {
-                let mut acc = 0u32;
-                for _ in 0..BATCH {
-                    let mut d = Deck::ordered();
-                    d.shuffle_with(|m| rng.next_below(m));
-                    let mut rngs: Vec<SeatRng> = (0..refs.len())
-                        .map(|s| SeatRng::new([s as u8; 32], 0))
-                        .collect();
-                    let o = play_table(&rules, &d, &refs, &mut rngs, &mut NoTricks);
-                    acc += o.points[0] as u32;
-                }
-                std::hint::black_box(acc)
-            })
+        out.push(Case {
+            group: "table",
+            name: name.to_string(),
+            run: Box::new(move |rng, games| {
+                let refs: Vec<&TablePolicy> = seats.iter().collect();
+                play_games(rng, games, refs.len(), |d, r| {
+                    play_table(&rules, d, &refs, r, &mut NoTricks).points[0]
+                })
+            }),
         });
     }
-    group.finish();
+    out
 }
 
-/// The paper's greedy as a data-defined rule program (the interpreter, not the built-in fast
-/// path) against the built-in greedy: the bound is within 1.25x of `engine/greedy-vs-greedy`.
-fn rules(c: &mut Criterion) {
-    use briscola::policy::AnyPolicy;
-    use briscola::policy::builtin_defs::builtin_program;
-    let mut group = c.benchmark_group("rules");
-    group.throughput(Throughput::Elements(BATCH));
-    let prog = builtin_program(PolicyKind::Greedy, 0, TieBreak::AsReleased).expect("shipped");
-    let p1 = AnyPolicy::Rules(std::sync::Arc::new(prog));
-    let p2 = PolicySpec::paper(PolicyKind::Greedy, TieBreak::AsReleased).build();
-    group.bench_function("data-greedy-vs-greedy", |bench| {
+fn main() {
+    let cases = cases();
+    if let Ok(what) = std::env::var("ENGINE_PLAY") {
+        let (id, games) = what.split_once(':').unwrap_or((&what, "20000"));
+        let games: u64 = games.parse().expect("ENGINE_PLAY=<group>/<name>:<games>");
+        let case = cases
+            .iter()
+            .find(|c| format!("{}/{}", c.group, c.name) == id)
+            .unwrap_or_else(|| panic!("no case {id}"));
         let mut rng = DotNetRandom::new(42);
-        bench.iter(|| {
-            let mut acc = 0u32;
-            for _ in 0..BATCH {
-                let mut d = Deck::ordered();
-                d.shuffle_with(|m| rng.next_below(m));
-                let mut rngs = [SeatRng::new([1; 32], 0), SeatRng::new([2; 32], 0)];
-                let o = play_game(&d, &p1, &p2, &mut rngs, &mut NoTricks);
-                acc += o.points[0] as u32;
-            }
-            std::hint::black_box(acc)
-        })
-    });
-    group.finish();
+        println!(
+            "{id}: {games} games, checksum {}",
+            (case.run)(&mut rng, games)
+        );
+        return;
+    }
+    let mut c = Criterion::default()
+        .sample_size(20)
+        .measurement_time(std::time::Duration::from_secs(3))
+        .configure_from_args();
+    for group in ["engine", "rules", "table"] {
+        let mut g = c.benchmark_group(group);
+        g.throughput(Throughput::Elements(BATCH));
+        for case in cases.iter().filter(|c| c.group == group) {
+            g.bench_function(&case.name, |b| {
+                let mut rng = DotNetRandom::new(42);
+                b.iter(|| (case.run)(&mut rng, BATCH))
+            });
+        }
+        g.finish();
+    }
+    c.final_summary();
 }
-
-criterion_group! {
-    name = benches;
-    config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(3));
-    targets = engine, table, rules
-}
-criterion_main!(benches);

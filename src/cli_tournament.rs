@@ -77,6 +77,11 @@ pub struct SimulateArgs {
     /// new one is complete).
     #[arg(long)]
     pub force: bool,
+    /// Also write each matchup's trick table (tricks.parquet, 20 rows per game). The analysis
+    /// does not need it, and `briscola export tricks` regenerates it from the seed when absent.
+    /// Default: the config's simulate.trick_log, else off.
+    #[arg(long)]
+    pub trick_log: bool,
     /// Output directory: must not exist, be empty, or (with --force) be replaced. The tournament
     /// is written into a temporary directory beside it and renamed into place when complete, so
     /// an interrupted run leaves it as it was.
@@ -237,6 +242,7 @@ fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
         )),
         other => usage(format!("--policies: {other}")),
     })
+    .map(|t| t.with_trick_log(a.trick_log || main.as_ref().is_some_and(|s| s.trick_log)))
 }
 
 /// Run `simulate`.

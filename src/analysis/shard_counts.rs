@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use crate::game::Card;
 use serde::{Deserialize, Serialize};
 
 /// Errors reading or counting a shard.
@@ -43,18 +42,8 @@ pub struct DeltaCount {
     pub g1_wins: u64,
 }
 
-/// Table 5's counts for one seat of one shard.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TrumpUse {
-    /// Tricks in which the seat played a trump.
-    pub n_played: u64,
-    /// Of those, won by the seat.
-    pub wins: u64,
-    /// Trick points of the won ones.
-    pub points_won: u64,
-    /// Of those played, the other card was worth 0 points.
-    pub wasted: u64,
-}
+/// Table 5's counts for one seat (tallied by the simulate stage while playing).
+pub use crate::game::TrumpUse;
 
 /// Everything counted from one shard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -108,18 +97,20 @@ fn u64_column(df: &DataFrame, name: &str, path: &Path) -> Result<Vec<u64>, Count
     Ok(ca.iter().map(|v| v.unwrap_or(0)).collect())
 }
 
-/// Computes (Pearson, Spearman) of two equally long columns, `None` where undefined.
-pub type Correlate<'a> = &'a dyn Fn(&[f64], &[f64]) -> (Option<f64>, Option<f64>);
+/// Computes (Pearson, Spearman) of pairs given as runs `(x, y, count)` (see
+/// [`crate::stats::pearson_runs`]), `None` where undefined.
+pub type Correlate<'a> = &'a dyn Fn(&[(f64, f64, u64)]) -> (Option<f64>, Option<f64>);
 
-/// Count a shard from its `games.parquet` and `tricks.parquet`; `correlate` computes
-/// (pearson, spearman) of two equally long columns.
+/// Count a shard from its `games.parquet` and Table 5's counts tallied while it was played
+/// (`trump_use`, from its `shard.json`); `correlate` computes (pearson, spearman) of Delta
+/// and the points difference, given as runs.
 ///
-/// Two small group-bys do all the work in polars: games by (B1, B2, points of G1) and tricks by
-/// (trump suit, G1's card, G2's card, trick winner). Every count of the analysis is a function
-/// of those keys, so the rest is exact integer arithmetic over at most a few thousand groups.
+/// One small group-by does the work in polars: games by (B1, B2, points of G1). Every game count
+/// of the analysis is a function of those keys, so the rest is exact integer arithmetic over at
+/// most a few thousand groups.
 pub fn count_shard(
     games: &Path,
-    tricks: &Path,
+    trump_use: [TrumpUse; 2],
     correlate: Correlate<'_>,
 ) -> Result<ShardCounts, CountError> {
     let (g1_policy, g2_policy) = policy_names(games)?;
@@ -145,7 +136,9 @@ pub fn count_shard(
     let (mut games_n, mut ties, mut g1_wins) = (0u64, 0u64, 0u64);
     let mut folk = [[0u64; 2]; 2];
     let mut deltas: std::collections::BTreeMap<i32, (u64, u64)> = Default::default();
-    let (mut dx, mut dy) = (Vec::new(), Vec::new());
+    // (Delta_briscola, points_g1 - points_g2, games) in group order: the correlations' input
+    // as runs, a few thousand whatever the game count.
+    let mut runs = Vec::with_capacity(n.len());
     for i in 0..n.len() {
         let (b1, b2, p1, n) = (b1[i] as i32, b2[i] as i32, p1[i] as i32, n[i]);
         if p1 > 120 {
@@ -156,8 +149,7 @@ pub fn count_shard(
         }
         let delta = b1 - b2;
         games_n += n;
-        dx.extend(std::iter::repeat_n(delta as f64, n as usize));
-        dy.extend(std::iter::repeat_n((2 * p1 - 120) as f64, n as usize));
+        runs.push((delta as f64, (2 * p1 - 120) as f64, n));
         if p1 == 60 {
             ties += n;
             continue;
@@ -185,8 +177,7 @@ pub fn count_shard(
             g1_wins,
         })
         .collect();
-    let (pearson, spearman) = correlate(&dx, &dy);
-    let trump_use = count_trump_use(tricks)?;
+    let (pearson, spearman) = correlate(&runs);
     Ok(ShardCounts {
         g1_policy,
         g2_policy,
@@ -213,50 +204,4 @@ fn policy_names(games: &Path) -> Result<(String, String), CountError> {
         Ok(s.get(0).unwrap_or_default().to_string())
     };
     Ok((get("g1_policy")?, get("g2_policy")?))
-}
-
-fn count_trump_use(tricks: &Path) -> Result<[TrumpUse; 2], CountError> {
-    // One integer key per (trump suit, G1's card, G2's card, trick winner): a single-column
-    // group-by is several times faster than grouping on the four columns.
-    let u32c = |name: &str| col(name).cast(DataType::UInt32);
-    let key = ((u32c("trump_suit") * lit(64u32) + u32c("card_g1")) * lit(64u32) + u32c("card_g2"))
-        * lit(4u32)
-        + u32c("trick_winner");
-    let df = scan(tricks)?
-        .select([key.alias("key")])
-        .group_by([col("key")])
-        .agg([len().alias("n")])
-        .collect()
-        .map_err(pl(tricks))?;
-    let keys = u64_column(&df, "key", tricks)?;
-    let n = u64_column(&df, "n", tricks)?;
-    let w: Vec<u64> = keys.iter().map(|k| k % 4).collect();
-    let c2: Vec<u64> = keys.iter().map(|k| (k / 4) % 64).collect();
-    let c1: Vec<u64> = keys.iter().map(|k| (k / 256) % 64).collect();
-    let trump: Vec<u64> = keys.iter().map(|k| k / 16384).collect();
-    let mut out = [TrumpUse::default(); 2];
-    for i in 0..n.len() {
-        let card = |id: u64| {
-            Card::from_id(id as u8).ok_or_else(|| CountError::Shape {
-                path: tricks.to_path_buf(),
-                message: format!("card id {id} is not in 0..40"),
-            })
-        };
-        let cards = [card(c1[i])?, card(c2[i])?];
-        for seat in 0..2 {
-            if cards[seat].suit() as u64 != trump[i] {
-                continue;
-            }
-            let u = &mut out[seat];
-            u.n_played += n[i];
-            if w[i] == seat as u64 + 1 {
-                u.wins += n[i];
-                u.points_won += n[i] * (cards[0].points() + cards[1].points()) as u64;
-            }
-            if cards[1 - seat].points() == 0 {
-                u.wasted += n[i];
-            }
-        }
-    }
-    Ok(out)
 }

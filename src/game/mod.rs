@@ -14,6 +14,7 @@ mod seat_rng;
 mod seat_view;
 mod table_play;
 mod trick;
+mod trump_use;
 
 pub use card::{Card, Suit};
 pub use deck::Deck;
@@ -24,3 +25,4 @@ pub use seat_rng::SeatRng;
 pub use seat_view::SeatView;
 pub use table_play::{MAX_PLAYERS, TableOutcome, TableSink, TableTrick, deal_order, play_table};
 pub use trick::{beats, leader_wins};
+pub use trump_use::TrumpUse;

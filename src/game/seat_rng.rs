@@ -30,6 +30,7 @@ pub struct SeatRng {
 impl SeatRng {
     /// The stream of game `game` under `key` (the tournament derives keys from the study's seed,
     /// the policy's name and the seat).
+    #[inline]
     pub const fn new(key: [u8; 32], game: u64) -> SeatRng {
         SeatRng {
             key,

@@ -9,14 +9,16 @@ use super::card::{Card, Suit};
 ///
 /// (i) same suit and the leader's rank is stronger; (ii) the leader trumps and the follower does
 /// not; (iii) neither trumps and the suits differ.
+///
+/// Computed without a data-dependent branch: each card gets a power of (is a trump, is of the
+/// led suit, 9 - strength index) in bits 5, 4 and 0..4; the leader's card is of the led suit by
+/// definition, and the higher power wins.
 #[inline]
 pub fn leader_wins(lead: Card, follow: Card, trump: Suit) -> bool {
-    let (sl, sr) = (lead.suit(), follow.suit());
-    if sl == sr {
-        lead.strength() < follow.strength()
-    } else {
-        sr != trump
-    }
+    let (sl, sf, t) = (lead.suit_index(), follow.suit_index(), trump as u8);
+    let pl = ((sl == t) as u8) << 5 | 1 << 4 | (9 - lead.strength());
+    let pf = ((sf == t) as u8) << 5 | ((sf == sl) as u8) << 4 | (9 - follow.strength());
+    pl > pf
 }
 
 /// Whether `challenger`, played after `best` (the card winning the trick so far, which is of the

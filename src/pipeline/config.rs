@@ -139,6 +139,11 @@ pub struct SimulateSection {
     pub games_per_matchup: Option<u64>,
     /// Policy names, in matchup order.
     pub policies: Vec<String>,
+    /// Whether every study's shards also write the 20-row-per-game trick table
+    /// (`tricks.parquet`). Off by default: the analysis needs only counts tallied while
+    /// playing, and `briscola export tricks` regenerates the table from the seed.
+    #[serde(default)]
+    pub trick_log: bool,
 }
 
 /// `[policies.NAME]`
@@ -331,6 +336,8 @@ pub struct Study {
     pub policies: Vec<PolicySpec>,
     /// The rules its games are played under (the standard game for the main study).
     pub rules: crate::game::RulesSpec,
+    /// Whether its shards write the trick table too (`simulate.trick_log`).
+    pub trick_log: bool,
     /// Scored against the paper even when its design is its own (`compare_to_paper = true`).
     pub compare_to_paper: bool,
 }
@@ -823,6 +830,7 @@ impl Config {
             games: self.main_games(),
             policies: policies(None),
             rules: Default::default(),
+            trick_log: self.simulate.trick_log,
             compare_to_paper: self.study.compare_to_paper.unwrap_or(false),
         }];
         for (name, v) in &self.variants {
@@ -835,6 +843,7 @@ impl Config {
                     .unwrap_or_else(|| self.main_games()),
                 policies: self.variant_policies(v),
                 rules: v.rules.unwrap_or_default(),
+                trick_log: self.simulate.trick_log,
                 compare_to_paper: v.compare_to_paper.unwrap_or(false),
             });
         }
@@ -1045,6 +1054,10 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     (
         "simulate.policies",
         "a list of policy names defined as [policies.NAME], e.g. [\"greedy\", \"hoarder\"]",
+    ),
+    (
+        "simulate.trick_log",
+        "true or false (write each shard's trick table, tricks.parquet)",
     ),
     ("policies", "one [policies.NAME] section per policy"),
     (

@@ -400,7 +400,7 @@ fn ours_for(
             }
         }
         K::AlphaFamily => real(study.pairwise.alpha_family, None),
-        K::Tests => count(study.pairwise.tests as u64, None),
+        K::Tests => count(study.pairwise.tests, None),
         K::AlphaPerTest => real(study.pairwise.alpha_per_test, None),
         K::ZCritical => real(study.pairwise.z_critical, None),
         K::AllRejectBelow => {

@@ -11,7 +11,7 @@ use crate::stats::error::StatsError;
 /// Errors: lengths differ, fewer than 2 pairs, a non-finite value, a constant x or y.
 pub fn pearson(x: &[f64], y: &[f64]) -> Result<f64, StatsError> {
     check_pairs("pearson", x, y)?;
-    pearson_unchecked("pearson", x, y)
+    pearson_unchecked("pearson", &singles(x, y))
 }
 
 /// Spearman's rank correlation: Pearson's r of the ranks, ties given their average rank.
@@ -19,30 +19,101 @@ pub fn pearson(x: &[f64], y: &[f64]) -> Result<f64, StatsError> {
 /// Errors: as [`pearson`].
 pub fn spearman(x: &[f64], y: &[f64]) -> Result<f64, StatsError> {
     check_pairs("spearman", x, y)?;
-    let rx = average_ranks(x);
-    let ry = average_ranks(y);
-    pearson_unchecked("spearman", &rx, &ry)
+    spearman_unchecked(&singles(x, y))
+}
+
+/// [`pearson`] of pairs given as runs `(x, y, count)`: `count` copies of the pair `(x, y)`, run
+/// after run. Equal bit for bit to [`pearson`] on the pairs written out in that order, in memory
+/// proportional to the number of runs (a shard's 10^8 games are a few thousand runs).
+///
+/// ```
+/// use briscola::stats::{pearson, pearson_runs};
+/// let runs = [(1.0, 2.0, 3), (2.0, 5.0, 2), (4.0, 4.0, 1)];
+/// let (x, y) = (
+///     [1.0, 1.0, 1.0, 2.0, 2.0, 4.0],
+///     [2.0, 2.0, 2.0, 5.0, 5.0, 4.0],
+/// );
+/// assert_eq!(pearson_runs(&runs).unwrap(), pearson(&x, &y).unwrap());
+/// ```
+///
+/// Errors: as [`pearson`] (the index of a non-finite value counts the pairs written out).
+pub fn pearson_runs(runs: &[(f64, f64, u64)]) -> Result<f64, StatsError> {
+    check_runs("pearson", runs)?;
+    pearson_unchecked("pearson", runs)
+}
+
+/// [`spearman`] of pairs given as runs, as [`pearson_runs`] is to [`pearson`].
+pub fn spearman_runs(runs: &[(f64, f64, u64)]) -> Result<f64, StatsError> {
+    check_runs("spearman", runs)?;
+    spearman_unchecked(runs)
+}
+
+/// Each pair as a run of one.
+fn singles(x: &[f64], y: &[f64]) -> Vec<(f64, f64, u64)> {
+    x.iter().zip(y).map(|(&a, &b)| (a, b, 1)).collect()
 }
 
 /// Ranks 1..=n, tied values sharing the mean of the ranks they span.
 pub fn average_ranks(v: &[f64]) -> Vec<f64> {
-    let mut order: Vec<usize> = (0..v.len()).collect();
-    order.sort_by(|&a, &b| v[a].total_cmp(&v[b]));
-    let mut ranks = vec![0.0; v.len()];
-    let mut start = 0;
-    while start < order.len() {
-        let mut end = start + 1;
-        while end < order.len() && v[order[end]] == v[order[start]] {
-            end += 1;
+    let rank = RankTable::new(v.iter().map(|&x| (x, 1)));
+    v.iter().map(|&x| rank.of(x)).collect()
+}
+
+/// The average rank of every distinct value of a sample given as (value, count) runs.
+struct RankTable {
+    /// Distinct values in `total_cmp` order, each with its average rank.
+    ranks: Vec<(f64, f64)>,
+}
+
+impl RankTable {
+    fn new(values: impl Iterator<Item = (f64, u64)>) -> RankTable {
+        let mut counts: Vec<(f64, u64)> = values.collect();
+        counts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        counts.dedup_by(|b, a| {
+            let same = a.0.total_cmp(&b.0).is_eq();
+            if same {
+                a.1 += b.1;
+            }
+            same
+        });
+        // Values equal under `==` (0.0 and -0.0) share one block of ranks, as in a sort
+        // followed by a scan for equal neighbours.
+        let mut ranks = Vec::with_capacity(counts.len());
+        let mut start = 0u64;
+        let mut i = 0;
+        while i < counts.len() {
+            let mut j = i;
+            let mut end = start;
+            while j < counts.len() && counts[j].0 == counts[i].0 {
+                end += counts[j].1;
+                j += 1;
+            }
+            // Positions start..end hold ranks start+1..=end; their mean:
+            let rank = (start + 1 + end) as f64 / 2.0;
+            ranks.extend(counts[i..j].iter().map(|&(v, _)| (v, rank)));
+            start = end;
+            i = j;
         }
-        // Positions start..end hold ranks start+1..=end; their mean:
-        let rank = (start + 1 + end) as f64 / 2.0;
-        for &i in &order[start..end] {
-            ranks[i] = rank;
-        }
-        start = end;
+        RankTable { ranks }
     }
-    ranks
+
+    fn of(&self, v: f64) -> f64 {
+        let i = self
+            .ranks
+            .binary_search_by(|(x, _)| x.total_cmp(&v))
+            .expect("every value was ranked");
+        self.ranks[i].1
+    }
+}
+
+fn spearman_unchecked(runs: &[(f64, f64, u64)]) -> Result<f64, StatsError> {
+    let rx = RankTable::new(runs.iter().map(|r| (r.0, r.2)));
+    let ry = RankTable::new(runs.iter().map(|r| (r.1, r.2)));
+    let ranked: Vec<(f64, f64, u64)> = runs
+        .iter()
+        .map(|&(x, y, n)| (rx.of(x), ry.of(y), n))
+        .collect();
+    pearson_unchecked("spearman", &ranked)
 }
 
 fn check_pairs(what: &'static str, x: &[f64], y: &[f64]) -> Result<(), StatsError> {
@@ -55,42 +126,63 @@ fn check_pairs(what: &'static str, x: &[f64], y: &[f64]) -> Result<(), StatsErro
             right: y.len(),
         });
     }
-    if x.len() < 2 {
+    check_runs(what, &singles(x, y))
+}
+
+fn check_runs(what: &'static str, runs: &[(f64, f64, u64)]) -> Result<(), StatsError> {
+    let n: u64 = runs.iter().map(|r| r.2).sum();
+    if n < 2 {
         return Err(StatsError::TooFew {
             what,
-            n: x.len(),
+            n: n as usize,
             needed: 2,
         });
     }
-    for (input, values) in [("x", x), ("y", y)] {
-        if let Some((index, &value)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-            return Err(StatsError::NonFinite {
-                what,
-                input,
-                index,
-                value,
-            });
+    for (input, pick) in [("x", 0), ("y", 1)] {
+        let mut index = 0u64;
+        for r in runs {
+            let value = if pick == 0 { r.0 } else { r.1 };
+            if r.2 > 0 && !value.is_finite() {
+                return Err(StatsError::NonFinite {
+                    what,
+                    input,
+                    index: index as usize,
+                    value,
+                });
+            }
+            index += r.2;
         }
     }
     Ok(())
 }
 
-fn pearson_unchecked(what: &'static str, x: &[f64], y: &[f64]) -> Result<f64, StatsError> {
-    let n = x.len() as f64;
-    let mx = x.iter().sum::<f64>() / n;
-    let my = y.iter().sum::<f64>() / n;
+/// Two-pass Pearson over the runs written out, pair by pair in order (so every sum rounds as
+/// it would over the written-out slices).
+fn pearson_unchecked(what: &'static str, runs: &[(f64, f64, u64)]) -> Result<f64, StatsError> {
+    let pairs = || {
+        runs.iter()
+            .flat_map(|&(x, y, c)| std::iter::repeat_n((x, y), c as usize))
+    };
+    let n = runs.iter().map(|r| r.2).sum::<u64>() as f64;
+    let mx = pairs().map(|p| p.0).sum::<f64>() / n;
+    let my = pairs().map(|p| p.1).sum::<f64>() / n;
     let (mut sxx, mut syy, mut sxy) = (0.0, 0.0, 0.0);
-    for (&a, &b) in x.iter().zip(y) {
+    for (a, b) in pairs() {
         let (dx, dy) = (a - mx, b - my);
         sxx += dx * dx;
         syy += dy * dy;
         sxy += dx * dy;
     }
     // Constancy is tested on the data, not on sxx, which rounding can leave a hair above 0.
-    if sxx == 0.0 || x.iter().all(|&v| v == x[0]) {
+    let constant = |pick: fn(&(f64, f64, u64)) -> f64| {
+        let mut live = runs.iter().filter(|r| r.2 > 0);
+        let first = live.next().map(pick);
+        live.all(|r| Some(pick(r)) == first)
+    };
+    if sxx == 0.0 || constant(|r| r.0) {
         return Err(StatsError::ZeroVariance { what, input: "x" });
     }
-    if syy == 0.0 || y.iter().all(|&v| v == y[0]) {
+    if syy == 0.0 || constant(|r| r.1) {
         return Err(StatsError::ZeroVariance { what, input: "y" });
     }
     Ok((sxy / (sxx.sqrt() * syy.sqrt())).clamp(-1.0, 1.0))
@@ -172,6 +264,45 @@ mod tests {
         assert!(matches!(
             pearson(&[1.0, f64::NAN], &[1.0, 2.0]),
             Err(StatsError::NonFinite { index: 1, .. })
+        ));
+    }
+
+    /// The run form equals the written-out form bit for bit (the aggregate stage's published
+    /// correlations must not move), on heavy ties with a large offset.
+    #[test]
+    fn runs_equal_the_written_out_pairs_bit_for_bit() {
+        let (x, y) = sample(20_000);
+        // Group equal neighbours after sorting by (x, y), as the aggregate's group-by does.
+        let mut pairs: Vec<(f64, f64)> = x.iter().copied().zip(y.iter().copied()).collect();
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        let mut runs: Vec<(f64, f64, u64)> = Vec::new();
+        for &(a, b) in &pairs {
+            match runs.last_mut() {
+                Some(r) if r.0 == a && r.1 == b => r.2 += 1,
+                _ => runs.push((a, b, 1)),
+            }
+        }
+        assert!(runs.len() < pairs.len() / 3);
+        let (xs, ys): (Vec<f64>, Vec<f64>) = pairs.iter().copied().unzip();
+        assert_eq!(
+            pearson_runs(&runs).unwrap().to_bits(),
+            pearson(&xs, &ys).unwrap().to_bits()
+        );
+        assert_eq!(
+            spearman_runs(&runs).unwrap().to_bits(),
+            spearman(&xs, &ys).unwrap().to_bits()
+        );
+        assert!(matches!(
+            pearson_runs(&[(1.0, 2.0, 1)]),
+            Err(StatsError::TooFew { n: 1, .. })
+        ));
+        assert!(matches!(
+            spearman_runs(&[(1.0, 2.0, 5), (1.0, 3.0, 2)]),
+            Err(StatsError::ZeroVariance { input: "x", .. })
+        ));
+        assert!(matches!(
+            pearson_runs(&[(1.0, 2.0, 5), (f64::NAN, 3.0, 2)]),
+            Err(StatsError::NonFinite { index: 5, .. })
         ));
     }
 

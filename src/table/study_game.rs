@@ -1,6 +1,7 @@
 //! One game of a study, found again: a shard's spec (its `shard.json`, what the study really
 //! ran) regenerates the game's deck from the deal source's seed and position, and the shard's
-//! trick table confirms the replay card for card.
+//! trick table confirms the replay card for card (or, for a shard written without its trick
+//! table, the game table confirms the final points).
 //!
 //! Invariant: game `n` (1-based within its matchup) gets the deck and seat streams the simulate
 //! stage gave it: with dotnet-replay the shared stream skipped by `39 * (first_game + n - 1)`
@@ -13,7 +14,8 @@ use polars::prelude::*;
 use super::replay_error::ReplayError;
 use crate::game::{Card, Deck, SeatRng, TrickRecord};
 use crate::tournament::{
-    DealSourceKind, DealStream, SHARD_FILE, ShardSpec, ShardSummary, TRICKS_FILE, seat_keys,
+    DealSourceKind, DealStream, GAMES_FILE, SHARD_FILE, ShardSpec, ShardSummary, TRICKS_FILE,
+    seat_keys,
 };
 
 /// A game of a shard: the spec and the game's 1-based number within the matchup.
@@ -146,8 +148,13 @@ impl StudyGame {
             .collect()
     }
 
-    /// Check a replay's tricks against the shard's trick table.
+    /// Check a replay's tricks against the shard's trick table, card for card; a shard that
+    /// wrote no trick table (no `trick_log`) is checked by the game's final points in its game
+    /// table.
     pub fn confirm(&self, tricks: &[TrickRecord]) -> Result<(), ReplayError> {
+        if !self.dir.join(TRICKS_FILE).exists() {
+            return self.confirm_points(tricks);
+        }
         let recorded = self.recorded_cards()?;
         let path = self.dir.join(TRICKS_FILE);
         if recorded.len() != tricks.len() {
@@ -174,6 +181,46 @@ impl StudyGame {
                     ),
                 });
             }
+        }
+        Ok(())
+    }
+
+    /// Check a replay's final points against the game's row of the shard's game table.
+    fn confirm_points(&self, tricks: &[TrickRecord]) -> Result<(), ReplayError> {
+        let path = self.dir.join(GAMES_FILE);
+        let bad = |message: String| ReplayError::BadFile {
+            path: path.clone(),
+            message,
+        };
+        let p = path
+            .to_str()
+            .ok_or_else(|| bad("the path is not UTF-8".into()))?;
+        let id = self.table_id() as u32;
+        let df = LazyFrame::scan_parquet(PlRefPath::new(p), ScanArgsParquet::default())
+            .and_then(|lf| {
+                lf.filter(col("game_id").eq(lit(id)))
+                    .select([col("points_g1"), col("points_g2")])
+                    .collect()
+            })
+            .map_err(|e| bad(format!("cannot read the game table: {e}")))?;
+        let points = |name: &str| -> Result<Option<u8>, ReplayError> {
+            df.column(name)
+                .and_then(|c| c.u8().map(|ca| ca.get(0)))
+                .map_err(|e| bad(format!("column {name}: {e}")))
+        };
+        let recorded = (points("points_g1")?, points("points_g2")?);
+        let mut played = [0u8; 2];
+        for t in tricks {
+            played[(t.winner == crate::game::Seat::G2) as usize] += t.points;
+        }
+        if recorded != (Some(played[0]), Some(played[1])) {
+            return Err(ReplayError::Mismatch {
+                path,
+                message: format!(
+                    "game id {id}: the table has points {:?} / {:?}, the replay scores {} / {}; the code changed since the study ran: run `briscola run`",
+                    recorded.0, recorded.1, played[0], played[1]
+                ),
+            });
         }
         Ok(())
     }

@@ -5,6 +5,7 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -106,9 +107,7 @@ impl DealStream {
     /// of the whole tournament: `39 * first_game` draws are skipped.
     pub fn dotnet(seed: i32, first_game: u64) -> DealStream {
         let mut rng = DotNetRandom::new(seed);
-        for _ in 0..first_game * DRAWS_PER_GAME {
-            rng.next_int();
-        }
+        rng.skip(first_game * DRAWS_PER_GAME);
         DealStream::Dotnet(Box::new(rng))
     }
 
@@ -157,11 +156,23 @@ impl DealStream {
     pub fn next_chunk(&mut self, n: usize, out: &mut Vec<Deck>) {
         match self {
             DealStream::Dotnet(rng) => {
-                for _ in 0..n {
-                    let mut d = Deck::ordered();
-                    d.shuffle_with(|m| rng.next_below(m));
-                    out.push(d);
-                }
+                // The stream is sequential but cheap; the shuffles it drives are not, so draw
+                // the chunk's raw values first and shuffle the decks in parallel.
+                let mut raw = vec![0i32; n * DRAWS_PER_GAME as usize];
+                rng.fill(&mut raw);
+                out.par_extend(
+                    raw.par_chunks(DRAWS_PER_GAME as usize)
+                        .with_min_len(1024)
+                        .map(|draws| {
+                            let mut d = Deck::ordered();
+                            let mut k = 0;
+                            d.shuffle_with(|m| {
+                                k += 1;
+                                DotNetRandom::below(draws[k - 1], m)
+                            });
+                            d
+                        }),
+                );
             }
             DealStream::Chacha { key, next_game } => {
                 let start = *next_game;

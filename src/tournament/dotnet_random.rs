@@ -118,7 +118,46 @@ impl DotNetRandom {
     /// `Next(max)`: an int in `0..max` (`max` > 0).
     #[inline]
     pub fn next_below(&mut self, max: u32) -> u32 {
-        (self.sample() * max as f64) as u32
+        DotNetRandom::below(self.internal_sample(), max)
+    }
+
+    /// What `Next(max)` returns when the underlying draw (`Next()`) is `raw`: `Sample() * max`
+    /// truncated, in f64 exactly as the runtime computes it.
+    #[inline(always)]
+    pub fn below(raw: i32, max: u32) -> u32 {
+        (raw as f64 * (1.0 / MBIG as f64) * max as f64) as u32
+    }
+
+    /// Skip `n` draws, as `n` calls of `next_int` would (a whole round at a time).
+    pub fn skip(&mut self, n: u64) {
+        let left = (55 - self.pos) as u64;
+        if n <= left {
+            self.pos += n as usize;
+            return;
+        }
+        let mut n = n - left;
+        while n > 55 {
+            self.next_round();
+            n -= 55;
+        }
+        self.next_round();
+        self.pos = n as usize;
+    }
+
+    /// Fill `out` with the next `out.len()` draws (`next_int`), a round's run at a time.
+    pub fn fill(&mut self, out: &mut [i32]) {
+        let mut out = out;
+        while !out.is_empty() {
+            if self.pos >= 55 {
+                self.next_round();
+                self.pos = 0;
+            }
+            let take = (55 - self.pos).min(out.len());
+            let (head, rest) = out.split_at_mut(take);
+            head.copy_from_slice(&self.seed_array[self.pos + 1..self.pos + 1 + take]);
+            self.pos += take;
+            out = rest;
+        }
     }
 }
 
@@ -172,6 +211,25 @@ mod tests {
         let mut b = DotNetRandom::new(1);
         for _ in 0..100 {
             assert_eq!(a.next_int(), b.next_int());
+        }
+    }
+
+    #[test]
+    fn skip_and_fill_equal_single_draws() {
+        for skip in [0u64, 1, 3, 54, 55, 56, 109, 110, 111, 1000] {
+            let mut a = DotNetRandom::new(42);
+            let mut b = DotNetRandom::new(42);
+            a.next_int(); // start mid-round
+            b.next_int();
+            for _ in 0..skip {
+                a.next_int();
+            }
+            b.skip(skip);
+            let mut filled = vec![0; 200];
+            b.fill(&mut filled[..7]);
+            b.fill(&mut filled[7..]);
+            let single: Vec<i32> = (0..200).map(|_| a.next_int()).collect();
+            assert_eq!(filled, single, "skip {skip}");
         }
     }
 

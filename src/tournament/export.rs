@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use super::shard::{GAMES_FILE, TRICKS_FILE};
-use super::shard_tables::winner_text;
+use super::shard::{GAMES_FILE, SHARD_FILE, ShardSummary, TRICKS_FILE};
+use super::shard_tables::{GAME_COLUMNS, TRICK_COLUMNS, trick_frame, winner_text};
 use crate::game::{Card, Suit};
 use crate::policy::PolicySpec;
 
@@ -79,6 +79,14 @@ pub enum ExportError {
         path: PathBuf,
         /// what it is
         kind: &'static str,
+    },
+    /// A trick table the shard did not write could not be regenerated from its spec.
+    #[error("cannot regenerate the trick table from {path}: {message}")]
+    Regenerate {
+        /// the shard's summary
+        path: PathBuf,
+        /// why
+        message: String,
     },
     /// Standard output was closed by its reader (e.g. `| head`).
     #[error("standard output was closed before the export finished")]
@@ -141,43 +149,34 @@ fn u8s(df: &DataFrame, name: &str, path: &Path) -> Result<Vec<u8>, ExportError> 
     Ok(c.u8().map_err(r)?.iter().map(|v| v.unwrap_or(0)).collect())
 }
 
-/// Columns of the exported game table, in order (CSV and Parquet alike).
-/// The shard's `trumps_played_g1/g2` are left out: they equal `briscole_g1/g2` by construction
-/// (every card held is played) and nothing reads them.
-pub const EXPORT_GAME_COLUMNS: [&str; 11] = [
-    "game_id",
-    "match_id",
-    "g1_policy",
-    "g2_policy",
-    "trump_suit",
-    "face_up",
-    "winner",
-    "points_g1",
-    "points_g2",
-    "briscole_g1",
-    "briscole_g2",
-];
+/// The columns every export starts with, which the shard tables do not hold per row: the
+/// global game id (the released PartitaId), the MatchId and both policies' names.
+const EXPORT_KEY_COLUMNS: [&str; 4] = ["game_id", "match_id", "g1_policy", "g2_policy"];
 
-/// Columns of the exported trick table (Parquet), in order: the released CSV's columns, in its
-/// order, as codes, then `leader`.
-pub const EXPORT_TRICK_COLUMNS: [&str; 16] = [
-    "game_id",
-    "match_id",
-    "g1_policy",
-    "g2_policy",
-    "trick",
-    "trump_suit",
-    "card_g1",
-    "card_g2",
-    "trick_winner",
-    "trick_points",
-    "briscole_g1",
-    "briscole_g2",
-    "game_winner",
-    "points_g1",
-    "points_g2",
-    "leader",
-];
+/// [`EXPORT_KEY_COLUMNS`] followed by `table[from..]`, as many as fit in `N`.
+const fn with_keys<const N: usize>(table: &[&'static str], from: usize) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < 4 {
+            EXPORT_KEY_COLUMNS[i]
+        } else {
+            table[from + i - 4]
+        };
+        i += 1;
+    }
+    out
+}
+
+/// Columns of the exported game table, in order (CSV and Parquet alike): the key columns, then
+/// the shard's game table from `trump_suit` on, without its last two (`trumps_played_g1/g2`
+/// equal `briscole_g1/g2` by construction: every card held is played).
+pub const EXPORT_GAME_COLUMNS: [&str; 11] = with_keys(&GAME_COLUMNS, 3);
+
+/// Columns of the exported trick table (Parquet), in order: the key columns, then the shard's
+/// trick table from `trick` on (the released CSV's columns, in its order, as codes, then
+/// `leader`).
+pub const EXPORT_TRICK_COLUMNS: [&str; 16] = with_keys(&TRICK_COLUMNS, 1);
 
 /// Which table to export.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -413,29 +412,87 @@ fn for_each_slice(
     table: ExportTable,
     f: &mut dyn FnMut(DataFrame) -> Result<(), ExportError>,
 ) -> Result<(), ExportError> {
+    for s in shards {
+        shard_slices(s, table, &mut |df, off, path| {
+            let df = export_frame(&df, s, table, off).map_err(|source| ExportError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            f(df)
+        })?;
+    }
+    Ok(())
+}
+
+/// Call `f(slice, first_row, source)` with each slice of one shard's `table` as the shard stores
+/// it, in row order. A trick table the shard did not write (`tricks.parquet` is written only
+/// with `trick_log`) is regenerated from the shard's spec (`shard.json`): the engine replays the
+/// same deals and streams, chunk by chunk, into the same columns.
+fn shard_slices(
+    s: &ExportShard,
+    table: ExportTable,
+    f: &mut dyn FnMut(DataFrame, u64, &Path) -> Result<(), ExportError>,
+) -> Result<(), ExportError> {
     let file = match table {
         ExportTable::Games => GAMES_FILE,
         ExportTable::Tricks => TRICKS_FILE,
     };
-    for s in shards {
-        let path = s.dir.join(file);
-        let (lf, n) = slices(&path)?;
-        let mut off = 0u32;
-        while off < n {
-            let df = lf
-                .clone()
-                .slice(off as i64, SLICE_ROWS)
-                .collect()
-                .and_then(|df| export_frame(&df, s, table, off as u64))
+    let path = s.dir.join(file);
+    if table == ExportTable::Tricks && !path.exists() {
+        return regenerate_tricks(s, f);
+    }
+    let (lf, n) = slices(&path)?;
+    let mut off = 0u32;
+    while off < n {
+        let df = lf
+            .clone()
+            .slice(off as i64, SLICE_ROWS)
+            .collect()
+            .map_err(|source| ExportError::Read {
+                path: path.clone(),
+                source,
+            })?;
+        f(df, off as u64, &path)?;
+        off = off.saturating_add(SLICE_ROWS);
+    }
+    Ok(())
+}
+
+/// [`shard_slices`] of a trick table replayed from the shard's `shard.json`.
+fn regenerate_tricks(
+    s: &ExportShard,
+    f: &mut dyn FnMut(DataFrame, u64, &Path) -> Result<(), ExportError>,
+) -> Result<(), ExportError> {
+    let path = s.dir.join(SHARD_FILE);
+    let bad = |message: String| ExportError::Regenerate {
+        path: path.clone(),
+        message,
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
+    let summary: ShardSummary = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let mut off = 0u64;
+    let mut failed = None;
+    summary
+        .spec
+        .play_chunks(&mut |first_id, played| {
+            let rows = played.len() as u64 * 20;
+            let r = trick_frame(first_id, &played)
                 .map_err(|source| ExportError::Read {
                     path: path.clone(),
                     source,
-                })?;
-            f(df)?;
-            off = off.saturating_add(SLICE_ROWS);
-        }
-    }
-    Ok(())
+                })
+                .and_then(|df| f(df, off, &path));
+            off += rows;
+            match r {
+                Ok(()) => true,
+                Err(e) => {
+                    failed = Some(e);
+                    false
+                }
+            }
+        })
+        .map_err(|e| bad(e.to_string()))?;
+    failed.map_or(Ok(()), Err)
 }
 
 /// A slice of a shard table (its rows from `offset`) in the export schema: global game ids
@@ -484,25 +541,14 @@ fn write_trick_csv(
     let mut rows = 0u64;
     let mut line = Vec::with_capacity(256);
     for s in shards {
-        let path = s.dir.join(TRICKS_FILE);
-        let (lf, n) = slices(&path)?;
         let prefix = format!(
             ";{};{};{};",
             s.match_id,
             strategy_name(&s.g1),
             strategy_name(&s.g2)
         );
-        let mut off = 0u32;
-        while off < n {
-            let df = lf
-                .clone()
-                .slice(off as i64, SLICE_ROWS)
-                .collect()
-                .map_err(|source| ExportError::Read {
-                    path: path.clone(),
-                    source,
-                })?;
-            let col = |name| u8s(&df, name, &path);
+        shard_slices(s, ExportTable::Tricks, &mut |df, off, path| {
+            let col = |name| u8s(&df, name, path);
             let (trick, trump, c1, c2) = (
                 col("trick")?,
                 col("trump_suit")?,
@@ -517,7 +563,7 @@ fn write_trick_csv(
             );
             let (gw, p1, p2) = (col("game_winner")?, col("points_g1")?, col("points_g2")?);
             for i in 0..df.height() {
-                let local = (off as u64 + i as u64) / 20;
+                let local = (off + i as u64) / 20;
                 let partita = (s.match_id as u64 - 1) * s.games_per_matchup + local + 1;
                 line.clear();
                 let _ = write!(line, "{partita}");
@@ -540,8 +586,8 @@ fn write_trick_csv(
                 w.write_all(&line).map_err(we)?;
             }
             rows += df.height() as u64;
-            off += SLICE_ROWS;
-        }
+            Ok(())
+        })?;
     }
     Ok(rows)
 }

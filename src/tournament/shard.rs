@@ -7,6 +7,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::deal_source::{DealSourceKind, DealStream};
@@ -14,7 +15,7 @@ use super::game_batch::{BatchStreams, play_batch};
 use super::seat_streams::seat_keys;
 use super::shard_tables::{game_frame, trick_frame};
 use super::table_batch::play_batch_table;
-use crate::game::RulesSpec;
+use crate::game::{RulesSpec, TrumpUse};
 use crate::policy::{FollowReading, PolicySpec, TablePolicy};
 
 /// Games per chunk (one Parquet row group of the game table; 20x rows in the trick table).
@@ -64,6 +65,16 @@ pub enum ShardError {
         /// the deal source
         deal_source: &'static str,
     },
+    /// A policy spec that cannot be built (only a hand-edited spec: configs are validated).
+    #[error("policy of shard {g1}-vs-{g2}: {message}")]
+    Policy {
+        /// Seat 1's policy.
+        g1: String,
+        /// Seat 2's policy.
+        g2: String,
+        /// What is wrong.
+        message: String,
+    },
     /// Rules the shard tables cannot hold, or a policy with no meaning under them.
     #[error("rules of shard {g1}-vs-{g2}: {message}")]
     Rules {
@@ -102,6 +113,12 @@ pub struct ShardSpec {
     /// only). Omitted from the JSON when false, so unpaired shards keep their bytes and keys.
     #[serde(default, skip_serializing_if = "is_false")]
     pub paired: bool,
+    /// Whether to write the 20-row-per-game trick table (`tricks.parquet`). The analysis never
+    /// needs it (Table 5's counts are tallied while playing, into `shard.json`); `briscola
+    /// export tricks` regenerates it from this spec when it is absent. Omitted from the JSON
+    /// when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trick_log: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -119,6 +136,9 @@ pub struct ShardSummary {
     pub g1_wins: u64,
     /// Ties.
     pub ties: u64,
+    /// Table 5's counts for G1's and G2's trumps, tallied from every trick while playing.
+    #[serde(default)]
+    pub trump_use: [TrumpUse; 2],
 }
 
 impl ShardSpec {
@@ -140,6 +160,7 @@ impl ShardSpec {
             g2: m.g2.clone(),
             first_game: deal_source.first_game(m.index, games),
             paired: false,
+            trick_log: false,
         }
     }
 
@@ -194,30 +215,71 @@ impl ShardSpec {
         Ok((rules, build(&self.g1)?, build(&self.g2)?))
     }
 
-    /// Play the shard and write `games.parquet`, `tricks.parquet` and `shard.json` into `dir`.
-    /// `progress` is called with the number of games finished after each chunk.
-    pub fn run(&self, dir: &Path, progress: &dyn Fn(u64)) -> Result<ShardSummary, ShardError> {
+    /// Play the shard's games in chunks of at most [`CHUNK_GAMES`], in game order, calling
+    /// `chunk(first_game_id, games)` with each (the first game's table id, 1-based); stops early
+    /// when `chunk` returns false. The games are those [`ShardSpec::run`] plays and records.
+    pub fn play_chunks(
+        &self,
+        chunk: &mut dyn FnMut(u64, Vec<super::PlayedGame>) -> bool,
+    ) -> Result<(), ShardError> {
         let mut stream = self.stream()?;
         let build = |p: &crate::policy::PolicySpec| {
-            p.try_build().map_err(|e| ShardError::Io {
-                path: dir.to_path_buf(),
-                source: std::io::Error::other(e.to_string()),
+            p.try_build().map_err(|e| ShardError::Policy {
+                g1: self.g1.name.clone(),
+                g2: self.g2.name.clone(),
+                message: e.to_string(),
             })
         };
         let p1 = build(&self.g1)?;
         let p2 = build(&self.g2)?;
         let (rules, t1, t2) = self.table_policies()?;
+        let keys = seat_keys(self.seed, self.g1.stream_name(), self.g2.stream_name());
+        let mut done = 0u64;
+        let mut decks = Vec::with_capacity(CHUNK_GAMES.min(self.games as usize));
+        while done < self.games {
+            let n = (self.games - done).min(CHUNK_GAMES as u64) as usize;
+            decks.clear();
+            stream.next_chunk(n, &mut decks);
+            let streams = BatchStreams {
+                first_game: done,
+                keys: &keys,
+            };
+            let played = if rules.is_standard() {
+                play_batch(&decks, streams, &p1, &p2)
+            } else {
+                play_batch_table(&rules, &decks, streams, &t1, &t2)
+            };
+            let first_id = self.first_game + done + 1;
+            done += n as u64;
+            if !chunk(first_id, played) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Play the shard and write `games.parquet`, `shard.json` (with Table 5's counts) and, when
+    /// [`ShardSpec::trick_log`] is set, `tricks.parquet` into `dir`. `progress` is called with
+    /// the number of games finished after each chunk.
+    pub fn run(&self, dir: &Path, progress: &dyn Fn(u64)) -> Result<ShardSummary, ShardError> {
+        // Refuse a bad seed or variant before creating any file.
+        self.stream()?;
+        self.table_policies()?;
         let games_path = dir.join(GAMES_FILE);
         let tricks_path = dir.join(TRICKS_FILE);
         let mut games_w = TableWriter::create(&games_path)?;
-        let mut tricks_w = TableWriter::create(&tricks_path)?;
+        let mut tricks_w = if self.trick_log {
+            Some(TableWriter::create(&tricks_path)?)
+        } else {
+            None
+        };
         let (mut non_tied, mut g1_wins, mut ties) = (0u64, 0u64, 0u64);
+        let mut trump_use = [TrumpUse::default(); 2];
         // Two-stage pipeline: this thread deals and plays chunk k+1 (rayon) while a writer
         // thread turns chunk k into tables and encodes them (polars). The chunks reach the
         // writer in order through a bounded channel, so the files do not depend on timing.
         let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(1);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
-        let keys = seat_keys(self.seed, self.g1.stream_name(), self.g2.stream_name());
         let written = std::thread::scope(|scope| -> Result<(), ShardError> {
             let writer = scope.spawn(|| -> Result<(), ShardError> {
                 for (first_id, played) in rx {
@@ -228,30 +290,20 @@ impl ShardSpec {
                         }
                     })?;
                     games_w.write(&gf)?;
-                    let tf =
-                        trick_frame(first_id, &played).map_err(|source| ShardError::Table {
-                            path: tricks_path.clone(),
-                            source,
-                        })?;
-                    tricks_w.write(&tf)?;
+                    if let Some(w) = tricks_w.as_mut() {
+                        let tf =
+                            trick_frame(first_id, &played).map_err(|source| ShardError::Table {
+                                path: tricks_path.clone(),
+                                source,
+                            })?;
+                        w.write(&tf)?;
+                    }
                 }
                 games_w.finish()?;
-                tricks_w.finish()
+                tricks_w.map_or(Ok(()), TableWriter::finish)
             });
             let mut done = 0u64;
-            while done < self.games {
-                let n = (self.games - done).min(CHUNK_GAMES as u64) as usize;
-                let mut decks = Vec::with_capacity(n);
-                stream.next_chunk(n, &mut decks);
-                let streams = BatchStreams {
-                    first_game: done,
-                    keys: &keys,
-                };
-                let played = if rules.is_standard() {
-                    play_batch(&decks, streams, &p1, &p2)
-                } else {
-                    play_batch_table(&rules, &decks, streams, &t1, &t2)
-                };
+            let played = self.play_chunks(&mut |first_id, played| {
                 for g in &played {
                     match g.outcome.winner() {
                         None => ties += 1,
@@ -263,20 +315,34 @@ impl ShardSpec {
                         }
                     }
                 }
-                let first_id = self.first_game + done + 1;
-                done += n as u64;
+                // Integer sums: the same in any order, so tallied in parallel.
+                let chunk_use = played
+                    .par_iter()
+                    .with_min_len(1024)
+                    .map(|g| {
+                        let mut u = [TrumpUse::default(); 2];
+                        for t in &g.tricks {
+                            TrumpUse::add_trick(&mut u, t, g.outcome.trump);
+                        }
+                        u
+                    })
+                    .reduce(|| [TrumpUse::default(); 2], TrumpUse::sum);
+                trump_use = TrumpUse::sum(trump_use, chunk_use);
+                done += played.len() as u64;
                 if tx.send((first_id, played)).is_err() {
-                    break; // the writer stopped on an error; it is reported below
+                    return false; // the writer stopped on an error; it is reported below
                 }
                 progress(done);
-            }
+                true
+            });
             drop(tx);
-            writer.join().unwrap_or_else(|_| {
+            let written = writer.join().unwrap_or_else(|_| {
                 Err(ShardError::Io {
-                    path: tricks_path.clone(),
+                    path: games_path.clone(),
                     source: std::io::Error::other("the table writer thread panicked"),
                 })
-            })
+            });
+            played.and(written)
         });
         written?;
         let summary = ShardSummary {
@@ -284,6 +350,7 @@ impl ShardSpec {
             non_tied,
             g1_wins,
             ties,
+            trump_use,
         };
         let summary_path = dir.join(SHARD_FILE);
         let mut text = serde_json::to_string_pretty(&summary).expect("summary serialises");

@@ -1,5 +1,6 @@
 //! The simulate stage's two tables for one matchup, built column by column: the game table and
-//! the trick table (the paper's Table 2 columns, typed and compact).
+//! the trick table (the paper's Table 2 columns, typed and compact). The column lists here are
+//! the only ones: the exports' schemas are built from them.
 //!
 //! Neither table holds anything that depends on the matchup's position in a policy list (no
 //! MatchId): the export adds it. Invariant: row order is game order, then trick order; the trick table has exactly 20 rows per
@@ -26,14 +27,14 @@ pub const GAME_COLUMNS: [&str; 12] = [
     "trumps_played_g2",
 ];
 
-/// Column names of the trick table.
+/// Column names of the trick table: after `game_id`, the released CSV's columns in its order
+/// (the export prints them so), then `leader`.
 pub const TRICK_COLUMNS: [&str; 13] = [
     "game_id",
     "trick",
     "trump_suit",
     "card_g1",
     "card_g2",
-    "leader",
     "trick_winner",
     "trick_points",
     "briscole_g1",
@@ -41,6 +42,7 @@ pub const TRICK_COLUMNS: [&str; 13] = [
     "game_winner",
     "points_g1",
     "points_g2",
+    "leader",
 ];
 
 fn seat_code(s: Seat) -> u8 {
@@ -76,22 +78,22 @@ pub fn game_frame(
     DataFrame::new(
         n,
         vec![
-            Column::new("game_id".into(), ids),
-            Column::new("g1_policy".into(), vec![g1_policy; n]),
-            Column::new("g2_policy".into(), vec![g2_policy; n]),
-            Column::new("trump_suit".into(), col_u8(&|g| g.outcome.trump as u8)),
-            Column::new("face_up".into(), col_u8(&|g| g.outcome.face_up.id())),
-            Column::new("winner".into(), winner),
-            Column::new("points_g1".into(), col_u8(&|g| g.outcome.points[0])),
-            Column::new("points_g2".into(), col_u8(&|g| g.outcome.points[1])),
-            Column::new("briscole_g1".into(), col_u8(&|g| g.outcome.briscole[0])),
-            Column::new("briscole_g2".into(), col_u8(&|g| g.outcome.briscole[1])),
+            Column::new(GAME_COLUMNS[0].into(), ids),
+            Column::new(GAME_COLUMNS[1].into(), vec![g1_policy; n]),
+            Column::new(GAME_COLUMNS[2].into(), vec![g2_policy; n]),
+            Column::new(GAME_COLUMNS[3].into(), col_u8(&|g| g.outcome.trump as u8)),
+            Column::new(GAME_COLUMNS[4].into(), col_u8(&|g| g.outcome.face_up.id())),
+            Column::new(GAME_COLUMNS[5].into(), winner),
+            Column::new(GAME_COLUMNS[6].into(), col_u8(&|g| g.outcome.points[0])),
+            Column::new(GAME_COLUMNS[7].into(), col_u8(&|g| g.outcome.points[1])),
+            Column::new(GAME_COLUMNS[8].into(), col_u8(&|g| g.outcome.briscole[0])),
+            Column::new(GAME_COLUMNS[9].into(), col_u8(&|g| g.outcome.briscole[1])),
             Column::new(
-                "trumps_played_g1".into(),
+                GAME_COLUMNS[10].into(),
                 col_u8(&|g| g.outcome.trumps_played[0]),
             ),
             Column::new(
-                "trumps_played_g2".into(),
+                GAME_COLUMNS[11].into(),
                 col_u8(&|g| g.outcome.trumps_played[1]),
             ),
         ],
@@ -137,19 +139,19 @@ pub fn trick_frame(first_game_id: u64, games: &[PlayedGame]) -> PolarsResult<Dat
     DataFrame::new(
         rows,
         vec![
-            Column::new("game_id".into(), game_id),
-            Column::new("trick".into(), trick),
-            Column::new("trump_suit".into(), trump),
-            Column::new("card_g1".into(), c1),
-            Column::new("card_g2".into(), c2),
-            Column::new("leader".into(), leader),
-            Column::new("trick_winner".into(), tw),
-            Column::new("trick_points".into(), tp),
-            Column::new("briscole_g1".into(), b1),
-            Column::new("briscole_g2".into(), b2),
-            Column::new("game_winner".into(), gw),
-            Column::new("points_g1".into(), p1),
-            Column::new("points_g2".into(), p2),
+            Column::new(TRICK_COLUMNS[0].into(), game_id),
+            Column::new(TRICK_COLUMNS[1].into(), trick),
+            Column::new(TRICK_COLUMNS[2].into(), trump),
+            Column::new(TRICK_COLUMNS[3].into(), c1),
+            Column::new(TRICK_COLUMNS[4].into(), c2),
+            Column::new(TRICK_COLUMNS[5].into(), tw),
+            Column::new(TRICK_COLUMNS[6].into(), tp),
+            Column::new(TRICK_COLUMNS[7].into(), b1),
+            Column::new(TRICK_COLUMNS[8].into(), b2),
+            Column::new(TRICK_COLUMNS[9].into(), gw),
+            Column::new(TRICK_COLUMNS[10].into(), p1),
+            Column::new(TRICK_COLUMNS[11].into(), p2),
+            Column::new(TRICK_COLUMNS[12].into(), leader),
         ],
     )
 }

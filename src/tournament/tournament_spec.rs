@@ -100,6 +100,7 @@ pub struct TournamentSpec {
     deal_source: DealSourceKind,
     seed: i64,
     games_per_matchup: u64,
+    trick_log: bool,
 }
 
 impl TournamentSpec {
@@ -138,7 +139,22 @@ impl TournamentSpec {
             deal_source,
             seed,
             games_per_matchup,
+            trick_log: false,
         })
+    }
+
+    /// The same tournament, writing each shard's trick table when `on` (see
+    /// [`ShardSpec::trick_log`]).
+    pub fn with_trick_log(self, on: bool) -> TournamentSpec {
+        TournamentSpec {
+            trick_log: on,
+            ..self
+        }
+    }
+
+    /// Whether each shard writes its trick table.
+    pub fn trick_log(&self) -> bool {
+        self.trick_log
     }
 
     /// The policies, in matchup order.
@@ -175,6 +191,10 @@ impl TournamentSpec {
                     self.games_per_matchup,
                     &m,
                 );
+                let spec = ShardSpec {
+                    trick_log: self.trick_log,
+                    ..spec
+                };
                 (m, spec)
             })
             .collect()

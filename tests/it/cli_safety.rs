@@ -60,7 +60,8 @@ fn into_closed_pipe(args: &[&str], dir: &Path) -> (Option<i32>, String) {
 #[test]
 fn full_size_parquet_export_of_the_paper_design_reads_back() {
     // The paper's design: 999,999 games (111,111 per ordered matchup, several engine chunks per
-    // shard, which is what made the batched writer panic), dotnet-replay seed 42.
+    // shard, which is what made the batched writer panic), dotnet-replay seed 42. The trick
+    // table is not written by simulate: the export regenerates it from each shard's seed.
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
     simulate_into(

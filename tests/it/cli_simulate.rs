@@ -212,9 +212,11 @@ fn small_run_writes_nine_shards_and_a_manifest() {
     want.sort();
     assert_eq!(entries, want, "no stray files (temporaries, probes) left");
     for s in &slugs {
-        for f in ["games.parquet", "tricks.parquet", "shard.json"] {
+        for f in ["games.parquet", "shard.json"] {
             assert!(out.join(s).join(f).is_file(), "{s}/{f} missing");
         }
+        // The trick table is written only on request (--trick-log).
+        assert!(!out.join(s).join("tricks.parquet").exists(), "{s}");
     }
 
     let m = read_manifest(&out).expect("manifest readable");
@@ -245,6 +247,7 @@ fn same_bytes_under_one_and_two_threads(deal_source: &str, games: u64) {
         deal_source,
         "--seed",
         "42",
+        "--trick-log",
     ];
     let one = dir.path().join("one");
     let two = dir.path().join("two");

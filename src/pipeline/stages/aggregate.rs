@@ -6,7 +6,7 @@
 use crate::analysis::shard_counts::count_shard;
 use crate::pipeline::config::Study;
 use crate::pipeline::job::{Job, StageName};
-use crate::tournament::{GAMES_FILE, Matchup, TRICKS_FILE};
+use crate::tournament::{GAMES_FILE, Matchup, SHARD_FILE, ShardSummary};
 
 use super::write_json;
 
@@ -22,10 +22,10 @@ pub fn job_id(study: &str, m: &Matchup) -> String {
 }
 
 /// Pearson and Spearman, `None` where undefined (e.g. a constant column).
-fn correlate(x: &[f64], y: &[f64]) -> (Option<f64>, Option<f64>) {
+fn correlate(runs: &[(f64, f64, u64)]) -> (Option<f64>, Option<f64>) {
     (
-        crate::stats::pearson(x, y).ok(),
-        crate::stats::spearman(x, y).ok(),
+        crate::stats::pearson_runs(runs).ok(),
+        crate::stats::spearman_runs(runs).ok(),
     )
 }
 
@@ -46,8 +46,14 @@ pub fn jobs(study: &Study) -> Vec<Job> {
                 note: None,
                 body: Box::new(move |inputs, out| {
                     let games = inputs.get(&dep, GAMES_FILE).ok_or("games table missing")?;
-                    let tricks = inputs.get(&dep, TRICKS_FILE).ok_or("trick table missing")?;
-                    let counts = count_shard(games, tricks, &correlate)?;
+                    let shard = inputs
+                        .get(&dep, SHARD_FILE)
+                        .ok_or("shard summary missing")?;
+                    let text = std::fs::read_to_string(shard)
+                        .map_err(|e| format!("cannot read {}: {e}", shard.display()))?;
+                    let summary: ShardSummary = serde_json::from_str(&text)
+                        .map_err(|e| format!("cannot read {}: {e}", shard.display()))?;
+                    let counts = count_shard(games, summary.trump_use, &correlate)?;
                     write_json(&out.join(COUNTS_FILE), &counts)
                 }),
             }

@@ -1,5 +1,6 @@
-//! Simulate stage: one job per (study, ordered matchup), each writing that matchup's game and
-//! trick tables.
+//! Simulate stage: one job per (study, ordered matchup), each writing that matchup's game table
+//! and summary (with the trick counts the analysis needs), and its trick table when the study
+//! asks for it (`simulate.trick_log`).
 //!
 //! Invariant: a chacha shard's params mention only its own two policies, seed and game count, so
 //! adding a policy or changing another policy never re-runs it.
@@ -19,13 +20,16 @@ pub fn job_id(study: &str, m: &Matchup) -> String {
 
 /// The shard spec of matchup `m` of `study`.
 pub fn shard_spec(study: &Study, m: &Matchup) -> ShardSpec {
-    ShardSpec::for_matchup(
-        study.deal_source,
-        study.seed,
-        study.rules,
-        study.games_per_matchup(),
-        m,
-    )
+    ShardSpec {
+        trick_log: study.trick_log,
+        ..ShardSpec::for_matchup(
+            study.deal_source,
+            study.seed,
+            study.rules,
+            study.games_per_matchup(),
+            m,
+        )
+    }
 }
 
 /// One job per matchup.

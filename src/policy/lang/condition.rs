@@ -286,9 +286,12 @@ impl Condition {
     /// [`card_filter::features`] computes them), `memory` whether those include memory bits.
     #[inline(always)]
     pub(crate) fn holds(&self, v: &SeatView<'_>, feats: &[u32]) -> bool {
-        self.atoms
-            .iter()
-            .all(|a| a.op.holds(read(a.quantity, v, feats), a.value))
+        for a in &self.atoms {
+            if !a.op.holds(read(a.quantity, v, feats), a.value) {
+                return false;
+            }
+        }
+        true
     }
 }
 
