@@ -3,6 +3,8 @@
 //!
 //! Invariant: aggregation is per shard, so adding a policy reuses every existing shard's counts.
 
+pub mod league_fit;
+pub mod league_pair;
 pub mod results_assembly;
 pub mod seat_trump_use;
 pub mod shard_counts;

@@ -37,7 +37,15 @@ pub fn study_results(meta: &StudyMeta, tests: StudyTests, table4: Table4) -> Stu
     }
 }
 
-/// All studies and sweeps.
-pub fn results(studies: Vec<StudyResults>, sweeps: Vec<SweepResults>) -> Results {
-    Results { studies, sweeps }
+/// All studies, sweeps and leagues.
+pub fn results(
+    studies: Vec<StudyResults>,
+    sweeps: Vec<SweepResults>,
+    leagues: Vec<crate::results::league::LeagueResults>,
+) -> Results {
+    Results {
+        studies,
+        sweeps,
+        leagues,
+    }
 }

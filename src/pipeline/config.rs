@@ -311,6 +311,9 @@ pub struct Config {
     /// `[sweeps.*]`: template policies expanded over a grid (see [`super::sweep_config`]).
     #[serde(default)]
     pub sweeps: BTreeMap<String, super::sweep_config::SweepSection>,
+    /// `[leagues.*]`: round robins on paired deals, rated (see [`super::league_config`]).
+    #[serde(default)]
+    pub leagues: BTreeMap<String, super::league_config::LeagueSection>,
     /// `[test]`
     pub test: TestSection,
     /// `[regress]`
@@ -674,6 +677,7 @@ impl Config {
                 .map_err(|m| bad(&field, m))?;
             }
         }
+        self.check_leagues()?;
         for (field, v) in [
             ("test.confidence", self.test.confidence),
             ("test.family_alpha", self.test.family_alpha),
@@ -936,6 +940,29 @@ impl Config {
     pub fn templates_dir(&self) -> PathBuf {
         self.base_dir
             .join(self.study.templates.as_deref().unwrap_or("templates"))
+    }
+
+    /// Every `[leagues.NAME]` check (see [`super::league_config::check`]).
+    fn check_leagues(&self) -> Result<(), (String, String)> {
+        let defined: Vec<String> = self.policies.keys().cloned().collect();
+        let mut taken: Vec<String> = self.variants.keys().cloned().collect();
+        taken.push(self.main_name().to_string());
+        taken.extend(self.sweeps.keys().cloned());
+        for (name, l) in &self.leagues {
+            check_name(name).map_err(|m| (format!("leagues.{name}"), m))?;
+            super::league_config::check(name, l, &defined, &taken)?;
+        }
+        Ok(())
+    }
+
+    /// Every league, in name order.
+    pub fn leagues(&self) -> Vec<super::league_config::League> {
+        self.leagues
+            .iter()
+            .map(|(name, l)| {
+                super::league_config::League::resolve(name, l, |p| self.policy_spec(p, None))
+            })
+            .collect()
     }
 
     /// Path of the published-figures file, if one is configured.
@@ -1258,11 +1285,14 @@ fn field_hint(field: &str) -> Option<String> {
         None => field,
     };
     let parts: Vec<&str> = base.split('.').collect();
-    FIELD_HINTS.iter().find_map(|(pat, hint)| {
-        let pp: Vec<&str> = pat.split('.').collect();
-        (pp.len() == parts.len() && pp.iter().zip(&parts).all(|(a, b)| *a == "*" || a == b))
-            .then(|| hint.replace("{MAX_THRESHOLD}", &MAX_THRESHOLD.to_string()))
-    })
+    FIELD_HINTS
+        .iter()
+        .chain(super::league_config::FIELD_HINTS)
+        .find_map(|(pat, hint)| {
+            let pp: Vec<&str> = pat.split('.').collect();
+            (pp.len() == parts.len() && pp.iter().zip(&parts).all(|(a, b)| *a == "*" || a == b))
+                .then(|| hint.replace("{MAX_THRESHOLD}", &MAX_THRESHOLD.to_string()))
+        })
 }
 
 /// Turn serde's terse message into one that names the field and says what is valid.

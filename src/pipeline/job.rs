@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-/// The six stages, in pipeline order.
+/// The stages, in pipeline order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum StageName {
@@ -22,6 +22,8 @@ pub enum StageName {
     Test,
     /// The logistic regression of Table 4, per study.
     Regress,
+    /// A league's pairs and ratings.
+    League,
     /// Figures.
     Plot,
     /// results.json, tables and the literate report.
@@ -30,11 +32,12 @@ pub enum StageName {
 
 impl StageName {
     /// Every stage in pipeline order.
-    pub const ALL: [StageName; 6] = [
+    pub const ALL: [StageName; 7] = [
         StageName::Simulate,
         StageName::Aggregate,
         StageName::Test,
         StageName::Regress,
+        StageName::League,
         StageName::Plot,
         StageName::Render,
     ];
@@ -46,6 +49,7 @@ impl StageName {
             StageName::Aggregate => "aggregate",
             StageName::Test => "test",
             StageName::Regress => "regress",
+            StageName::League => "league",
             StageName::Plot => "plot",
             StageName::Render => "render",
         }

@@ -29,6 +29,7 @@ pub mod git_provenance;
 pub mod job;
 pub mod job_command;
 pub mod layout;
+pub mod league_config;
 pub mod local_executor;
 pub mod lock_file;
 pub mod lock_holders;

@@ -29,6 +29,10 @@ pub fn plan(cfg: &Config) -> Result<Vec<Job>, PlanError> {
     for s in &studies {
         jobs.extend(stages::simulate::jobs(s));
     }
+    let leagues = cfg.leagues();
+    for l in &leagues {
+        jobs.extend(stages::league::simulate_jobs(l));
+    }
     for s in &studies {
         jobs.extend(stages::aggregate::jobs(s));
     }
@@ -38,6 +42,9 @@ pub fn plan(cfg: &Config) -> Result<Vec<Job>, PlanError> {
     }
     for s in &cfg.sweeps() {
         jobs.extend(stages::sweep::jobs(cfg, s));
+    }
+    for l in &leagues {
+        jobs.extend(stages::league::jobs(l));
     }
     let (published_text, published) = match (cfg.published_path(), &cfg.study.published) {
         (Some(path), Some(rel)) => {

@@ -1,5 +1,5 @@
-//! [`write_figures`]: every figure of every study, as `<study>/<figure>.svg` and `.png` under
-//! one output directory, and the [`FigureFile`] list that names them.
+//! [`write_figures`]: every figure of every study (and each league's ratings), as `<study>/<figure>.svg` and
+//! `.png` under one output directory, and the [`FigureFile`] list that names them.
 //!
 //! Invariant: the list is in study order, then [`FigureKind::ALL`] order, and holds only
 //! relative paths with `/` separators, so it is the same on every machine.
@@ -14,6 +14,7 @@ use super::error::PlotError;
 use super::figure2::Figure2;
 use super::folk_share::FolkShare;
 use super::sweep_curve::SweepFigure;
+use super::league_ratings::LeagueRatings;
 use super::table3_heatmap::Table3Heatmap;
 use super::table5_bars::Table5Bars;
 use crate::results::{Results, StudyResults};
@@ -34,6 +35,8 @@ pub enum FigureKind {
     Breakeven,
     /// A sweep's win-rate curve (one per sweep, not per study).
     Sweep,
+    /// A league's ratings (one per league, not per study).
+    Ratings,
 }
 
 impl FigureKind {
@@ -55,6 +58,7 @@ impl FigureKind {
             FigureKind::Folk => "folk",
             FigureKind::Breakeven => "breakeven",
             FigureKind::Sweep => "sweep",
+            FigureKind::Ratings => "ratings",
         }
     }
 }
@@ -102,7 +106,7 @@ fn check_study_name(name: &str) -> Result<(), PlotError> {
 
 /// The file names `write_figures` writes for `results`, without drawing anything: what the
 /// render stage needs to find the plot stage's outputs. A sweep's figure is listed under the
-/// sweep's name as its study.
+/// sweep's name as its study, a league's ratings under the league's name.
 pub fn figure_files(results: &Results) -> Vec<FigureFile> {
     let file = |name: &str, k: FigureKind| FigureFile {
         study: name.to_string(),
@@ -119,6 +123,12 @@ pub fn figure_files(results: &Results) -> Vec<FigureFile> {
                 .sweeps
                 .iter()
                 .map(|s| file(&s.name, FigureKind::Sweep)),
+        )
+        .chain(
+            results
+                .leagues
+                .iter()
+                .map(|l| file(&l.name, FigureKind::Ratings)),
         )
         .collect()
 }
@@ -173,6 +183,7 @@ pub fn write_study_figures(
                 out_dir,
             )?,
             FigureKind::Sweep => continue,
+            FigureKind::Ratings => continue, // a league's figure, not a study's
         };
         out.push(file);
     }
@@ -202,6 +213,20 @@ pub fn write_figures(
             &SweepFigure::new(sweep),
             &sweep.name,
             FigureKind::Sweep,
+            out_dir,
+        )?);
+    }
+    for league in &results.leagues {
+        check_study_name(&league.name)?;
+        let dir = out_dir.join(&league.name);
+        std::fs::create_dir_all(&dir).map_err(|source| PlotError::Io {
+            path: dir.clone(),
+            source,
+        })?;
+        out.push(write_one(
+            &LeagueRatings::new(league),
+            &league.name,
+            FigureKind::Ratings,
             out_dir,
         )?);
     }

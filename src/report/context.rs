@@ -108,6 +108,8 @@ pub struct ReportContext {
     pub variants: super::variants::VariantsView,
     /// The sweeps of "Beyond the paper", in name order.
     pub sweeps: Vec<super::beyond::SweepView>,
+    /// Every league, in configuration order.
+    pub leagues: Vec<super::league_view::LeagueView>,
 }
 
 fn view(
@@ -251,6 +253,11 @@ impl ReportContext {
                 .sweeps
                 .iter()
                 .map(super::beyond::sweep_view)
+                .collect(),
+            leagues: results
+                .leagues
+                .iter()
+                .map(super::league_view::LeagueView::new)
                 .collect(),
         })
     }

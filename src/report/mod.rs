@@ -13,6 +13,7 @@ pub mod context;
 pub mod error;
 pub mod findings;
 pub mod format;
+pub mod league_view;
 pub mod provenance;
 pub mod published;
 pub mod published_key;

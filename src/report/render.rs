@@ -338,6 +338,7 @@ pub fn render_report(
                 ),
                 figures => figures_value(figs),
                 sweeps => to_value(&c.sweeps),
+                leagues => to_value(&c.leagues),
             })
             .map_err(|e| template_err(name, &e))?;
         let text = if html {

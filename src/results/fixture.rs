@@ -445,5 +445,6 @@ pub fn results(policies: &[&str]) -> Results {
             ),
         ],
         sweeps: Vec::new(),
+        leagues: Vec::new(),
     }
 }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::policy::PolicySpec;
 pub mod fixture;
 pub mod sweep;
+pub mod league;
 
 pub use crate::stats::Interval;
 use crate::stats::p_value::PValue;
@@ -22,6 +23,10 @@ pub struct Results {
     /// its bytes).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sweeps: Vec<sweep::SweepResults>,
+    /// Leagues in configuration order (absent when there is none, so a study without a league
+    /// keeps its bytes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leagues: Vec<league::LeagueResults>,
 }
 
 /// How a study was run.

@@ -125,6 +125,33 @@ impl DealStream {
         DealStream::Chacha { key, next_game: 0 }
     }
 
+    /// The paired (duplicate-format) ChaCha stream of the unordered pair {`a`, `b`} under
+    /// `seed`: the same for (`a`, `b`) and (`b`, `a`), so a matchup and its seat-swapped twin
+    /// play the same deals. Its own domain string, so it shares no deal with any unpaired
+    /// stream.
+    ///
+    /// ```
+    /// use briscola::tournament::DealStream;
+    /// let mut ab = DealStream::chacha_paired(7, "greedy", "random");
+    /// let mut ba = DealStream::chacha_paired(7, "random", "greedy");
+    /// let (mut x, mut y) = (Vec::new(), Vec::new());
+    /// ab.next_chunk(3, &mut x);
+    /// ba.next_chunk(3, &mut y);
+    /// assert_eq!(x, y);
+    /// ```
+    pub fn chacha_paired(seed: u64, a: &str, b: &str) -> DealStream {
+        let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+        let mut h = Sha256::new();
+        h.update(b"briscola/chacha-paired-deals/v1\0");
+        h.update(seed.to_le_bytes());
+        h.update((lo.len() as u64).to_le_bytes());
+        h.update(lo.as_bytes());
+        h.update((hi.len() as u64).to_le_bytes());
+        h.update(hi.as_bytes());
+        let key: [u8; 32] = h.finalize().into();
+        DealStream::Chacha { key, next_game: 0 }
+    }
+
     /// Append the next `n` decks to `out`.
     pub fn next_chunk(&mut self, n: usize, out: &mut Vec<Deck>) {
         match self {

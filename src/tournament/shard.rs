@@ -57,6 +57,14 @@ pub enum ShardError {
         /// what would be valid
         valid: String,
     },
+    /// Paired deals asked of a deal source that cannot key deals by the unordered pair.
+    #[error(
+        "paired deals need deal_source = \"chacha\" (the {deal_source} stream runs through the matchups in order, so a matchup and its seat-swapped twin cannot share deals)"
+    )]
+    Paired {
+        /// the deal source
+        deal_source: &'static str,
+    },
     /// A policy spec that cannot be built (only a hand-edited spec: configs are validated).
     #[error("policy of shard {g1}-vs-{g2}: {message}")]
     Policy {
@@ -105,12 +113,21 @@ pub struct ShardSpec {
     /// dotnet-replay: 0-based index of this matchup's first game in the whole tournament (the
     /// stream position is `39 *` this, and game ids are this + 1 onwards). chacha: always 0.
     pub first_game: u64,
+    /// Paired (duplicate-format) deals: the deals are keyed by the unordered pair of policies,
+    /// so the matchups (A, B) and (B, A) play the same deals with the seats swapped (chacha
+    /// only). Omitted from the JSON when false, so unpaired shards keep their bytes and keys.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub paired: bool,
     /// Whether to write the 20-row-per-game trick table (`tricks.parquet`). The analysis never
     /// needs it (Table 5's counts are tallied while playing, into `shard.json`); `briscola
     /// export tricks` regenerates it from this spec when it is absent. Omitted from the JSON
     /// when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub trick_log: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A small summary written beside the tables (`shard.json`).
@@ -148,6 +165,7 @@ impl ShardSpec {
             g1: m.g1.clone(),
             g2: m.g2.clone(),
             first_game: deal_source.first_game(m.index, games),
+            paired: false,
             trick_log: false,
         }
     }
@@ -161,6 +179,11 @@ impl ShardSpec {
         if !self.deal_source.takes_seed(self.seed) {
             return Err(bad_seed());
         }
+        if self.paired && self.deal_source != DealSourceKind::Chacha {
+            return Err(ShardError::Paired {
+                deal_source: self.deal_source.as_str(),
+            });
+        }
         match self.deal_source {
             DealSourceKind::DotnetReplay => {
                 let seed = i32::try_from(self.seed).map_err(|_| bad_seed())?;
@@ -168,11 +191,12 @@ impl ShardSpec {
             }
             DealSourceKind::Chacha => {
                 let seed = u64::try_from(self.seed).map_err(|_| bad_seed())?;
-                Ok(DealStream::chacha(
-                    seed,
-                    self.g1.stream_name(),
-                    self.g2.stream_name(),
-                ))
+                let (g1, g2) = (self.g1.stream_name(), self.g2.stream_name());
+                Ok(if self.paired {
+                    DealStream::chacha_paired(seed, g1, g2)
+                } else {
+                    DealStream::chacha(seed, g1, g2)
+                })
             }
         }
     }

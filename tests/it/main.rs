@@ -15,6 +15,7 @@ mod crash_consistency;
 mod export_csv;
 mod four_policy_recipe;
 mod hostile_inputs;
+mod league;
 mod paper_study;
 mod pipeline_cache;
 mod play_replay;

@@ -18,9 +18,10 @@ fn paper_only_config() -> String {
     let mut in_variant = false;
     for line in text.lines() {
         if line.trim_start().starts_with('[') {
-            // The further studies and the sweeps are not the paper's.
-            in_variant = line.trim_start().starts_with("[variants.")
-                || line.trim_start().starts_with("[sweeps.");
+            // The further studies, the sweeps and the leagues are not the paper's.
+            let l = line.trim_start();
+            in_variant =
+                l.starts_with("[variants.") || l.starts_with("[sweeps.") || l.starts_with("[leagues.");
         }
         if !in_variant {
             out.push_str(line);

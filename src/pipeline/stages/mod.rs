@@ -5,6 +5,7 @@
 //! body reads nothing else but its inputs (so the cache key covers every cause of change).
 
 pub mod aggregate;
+pub mod league;
 pub mod plot;
 pub mod regress;
 pub mod render;

@@ -35,8 +35,14 @@ pub fn metas(cfg: &Config) -> Vec<StudyMeta> {
         .collect()
 }
 
-/// The test and regress job ids every study contributes, then every sweep's job.
-pub fn result_deps(metas: &[StudyMeta], sweeps: &[String]) -> Vec<String> {
+/// The names of every league of `cfg`, in configuration order.
+pub fn league_names(cfg: &Config) -> Vec<String> {
+    cfg.leagues.keys().cloned().collect()
+}
+
+/// The test and regress job ids every study contributes, then every sweep's job, then every
+/// league's fit.
+pub fn result_deps(metas: &[StudyMeta], sweeps: &[String], leagues: &[String]) -> Vec<String> {
     metas
         .iter()
         .flat_map(|m| {
@@ -46,6 +52,7 @@ pub fn result_deps(metas: &[StudyMeta], sweeps: &[String]) -> Vec<String> {
             ]
         })
         .chain(sweeps.iter().map(|s| super::sweep::job_id(s)))
+        .chain(leagues.iter().map(|l| super::league::job_id(l)))
         .collect()
 }
 
@@ -60,6 +67,7 @@ pub fn load_results(
     inputs: &JobInputs,
     metas: &[StudyMeta],
     sweeps: &[String],
+    leagues: &[String],
     min_games_per_bin: u64,
 ) -> Result<Results, Box<dyn std::error::Error + Send + Sync>> {
     let mut studies = Vec::new();
@@ -81,14 +89,19 @@ pub fn load_results(
         )?;
         studies.push(study_results(m, tests, t4));
     }
-    Ok(results(studies, super::sweep::load(inputs, sweeps)?))
+    Ok(results(
+        studies,
+        super::sweep::load(inputs, sweeps)?,
+        super::league::load(inputs, leagues)?,
+    ))
 }
 
 /// The plot job; `published` are the paper's figures (its break-even points are drawn).
 pub fn job(cfg: &Config, published: &Published) -> Job {
     let metas = metas(cfg);
     let sweeps = sweep_names(cfg);
-    let deps = result_deps(&metas, &sweeps);
+    let leagues = league_names(cfg);
+    let deps = result_deps(&metas, &sweeps, &leagues);
     let paper_breakeven = published.paper_breakeven();
     let min_bin = cfg.plot.min_games_per_bin;
     let mut params = serde_json::json!({
@@ -99,6 +112,9 @@ pub fn job(cfg: &Config, published: &Published) -> Job {
     if !sweeps.is_empty() {
         params["sweeps"] = serde_json::json!(sweeps);
     }
+    if !leagues.is_empty() {
+        params["leagues"] = serde_json::json!(leagues);
+    }
     Job {
         id: "plot".into(),
         stage: StageName::Plot,
@@ -108,7 +124,7 @@ pub fn job(cfg: &Config, published: &Published) -> Job {
         publish: Some(crate::pipeline::layout::FIGURES_PUBLISH.into()),
         note: None,
         body: Box::new(move |inputs, out| {
-            let r = load_results(inputs, &metas, &sweeps, min_bin)?;
+            let r = load_results(inputs, &metas, &sweeps, &leagues, min_bin)?;
             crate::plot::write_figures(&r, &paper_breakeven, out)?;
             Ok(())
         }),

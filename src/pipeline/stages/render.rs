@@ -15,7 +15,7 @@ use crate::report::provenance::Provenance;
 use crate::report::published::Published;
 use crate::report::render::{FigureLocations, render_report};
 
-use super::plot::{load_results, metas, result_deps, sweep_names};
+use super::plot::{league_names, load_results, metas, result_deps, sweep_names};
 use super::write_json;
 
 /// The stage's code fingerprint.
@@ -28,7 +28,8 @@ pub const RESULTS_FILE: &str = "results.json";
 pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: String) -> Job {
     let metas = metas(cfg);
     let sweeps = sweep_names(cfg);
-    let mut deps = result_deps(&metas, &sweeps);
+    let leagues = league_names(cfg);
+    let mut deps = result_deps(&metas, &sweeps, &leagues);
     deps.push("plot".to_string());
     let compare_to_paper: BTreeSet<String> = cfg
         .studies()
@@ -47,6 +48,9 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
     });
     if !sweeps.is_empty() {
         params["sweeps"] = serde_json::json!(sweeps);
+    }
+    if !leagues.is_empty() {
+        params["leagues"] = serde_json::json!(leagues);
     }
     // only when asked, so configs without it keep their params
     if !compare_to_paper.is_empty() {
@@ -67,7 +71,7 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
         publish: Some(REPORT_PUBLISH.into()),
         note: None,
         body: Box::new(move |inputs, out| {
-            let results = load_results(inputs, &metas, &sweeps, min_bin)?;
+            let results = load_results(inputs, &metas, &sweeps, &leagues, min_bin)?;
             let published = if published_path.is_empty() {
                 Published::default()
             } else {

@@ -1,0 +1,247 @@
+//! `[leagues.NAME]`: a league study, every listed policy against every other in both seats on
+//! paired (seat-swapped) chacha deals, rated by Bradley-Terry. Parsed beside the studies, checked
+//! here, resolved into a [`League`].
+//!
+//! Invariant: a [`League`] that exists names only defined policies (at least two, each once),
+//! plays at least two deals per pair within [`MAX_GAMES`] in all, and its reference, anchors and
+//! agents are among its policies.
+
+use serde::{Deserialize, Serialize};
+
+use crate::policy::PolicySpec;
+use crate::tournament::MAX_GAMES;
+
+/// The policies a league scores every other against when `anchors` is not given (those present).
+pub const DEFAULT_ANCHORS: [&str; 3] = ["random", "briscolabot", "search"];
+/// The strong agents of the paper's section 6 when `agents` is not given (those present).
+pub const DEFAULT_AGENTS: [&str; 2] = ["briscolabot", "search"];
+/// The intervals' level when `confidence` is not given.
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
+
+/// `[leagues.NAME]`
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LeagueSection {
+    /// Shown in the report.
+    pub label: String,
+    /// Policy names (defined as `[policies.NAME]`), in league order.
+    pub policies: Vec<String>,
+    /// Deals per pair of policies; each seating plays each deal once.
+    pub games_per_pair: u64,
+    /// The chacha seed.
+    pub seed: i64,
+    /// Play each deal in both seatings (duplicate format; the default) or give each seating
+    /// its own deals.
+    #[serde(default)]
+    pub paired: Option<bool>,
+    /// The policy whose rating is fixed at 0 (default: the first listed).
+    #[serde(default)]
+    pub reference: Option<String>,
+    /// The intervals' level (default 0.95).
+    #[serde(default)]
+    pub confidence: Option<f64>,
+    /// The policies every other is scored against (default: random, briscolabot and search,
+    /// those listed).
+    #[serde(default)]
+    pub anchors: Option<Vec<String>>,
+    /// The learned and search agents (default: briscolabot and search, those listed).
+    #[serde(default)]
+    pub agents: Option<Vec<String>>,
+}
+
+/// A league, resolved from its section.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct League {
+    /// Its name (job ids, `outputs/<name>/`, `outputs/tables/<name>/`).
+    pub name: String,
+    /// Its label.
+    pub label: String,
+    /// The chacha seed.
+    pub seed: u64,
+    /// Deals per pair.
+    pub games_per_pair: u64,
+    /// Duplicate-format deals.
+    pub paired: bool,
+    /// The policies, fully specified, in league order.
+    pub policies: Vec<PolicySpec>,
+    /// Rating fixed at 0.
+    pub reference: String,
+    /// Intervals' level.
+    pub confidence: f64,
+    /// Anchors present.
+    pub anchors: Vec<String>,
+    /// Agents present.
+    pub agents: Vec<String>,
+}
+
+impl League {
+    /// Resolve `section` named `name`; `spec` gives a defined policy's specification.
+    pub fn resolve(
+        name: &str,
+        section: &LeagueSection,
+        spec: impl Fn(&str) -> PolicySpec,
+    ) -> League {
+        let present = |defaults: &[&str]| -> Vec<String> {
+            defaults
+                .iter()
+                .filter(|d| section.policies.iter().any(|p| p == *d))
+                .map(|d| d.to_string())
+                .collect()
+        };
+        League {
+            name: name.to_string(),
+            label: section.label.clone(),
+            seed: section.seed.max(0) as u64,
+            games_per_pair: section.games_per_pair,
+            paired: section.paired.unwrap_or(true),
+            policies: section.policies.iter().map(|p| spec(p)).collect(),
+            reference: section
+                .reference
+                .clone()
+                .unwrap_or_else(|| section.policies[0].clone()),
+            confidence: section.confidence.unwrap_or(DEFAULT_CONFIDENCE),
+            anchors: section
+                .anchors
+                .clone()
+                .unwrap_or_else(|| present(&DEFAULT_ANCHORS)),
+            agents: section
+                .agents
+                .clone()
+                .unwrap_or_else(|| present(&DEFAULT_AGENTS)),
+        }
+    }
+
+    /// The unordered pairs (i < j in league order).
+    pub fn pairs(&self) -> Vec<(&PolicySpec, &PolicySpec)> {
+        let p = &self.policies;
+        (0..p.len())
+            .flat_map(|i| (i + 1..p.len()).map(move |j| (&p[i], &p[j])))
+            .collect()
+    }
+}
+
+/// Check `section` named `name`; `defined` lists the defined policies and `taken` the study
+/// names a league may not reuse. The error is (dotted field, what is wrong and what is valid).
+pub fn check(
+    name: &str,
+    section: &LeagueSection,
+    defined: &[String],
+    taken: &[String],
+) -> Result<(), (String, String)> {
+    let field = |f: &str| format!("leagues.{name}.{f}");
+    if taken.iter().any(|t| t == name) {
+        return Err((
+            format!("leagues.{name}"),
+            format!(
+                "`{name}` is already a study's name (studies and leagues share job and output names); rename the league, e.g. [leagues.league]"
+            ),
+        ));
+    }
+    let k = section.policies.len();
+    if k < 2 {
+        return Err((
+            field("policies"),
+            format!(
+                "a league needs at least two policies, got {k}; list defined policies ({})",
+                defined.join(", ")
+            ),
+        ));
+    }
+    for (i, p) in section.policies.iter().enumerate() {
+        if !defined.contains(p) {
+            return Err((
+                field(&format!("policies[{i}]")),
+                format!(
+                    "`{p}` has no [policies.{p}] section; use one of the defined policies ({}) or add that section",
+                    defined.join(", ")
+                ),
+            ));
+        }
+        if section.policies[..i].contains(p) {
+            return Err((
+                field(&format!("policies[{i}]")),
+                format!("policy `{p}` is listed twice; each policy plays once in a league"),
+            ));
+        }
+    }
+    let seatings = (k * (k - 1)) as u64;
+    if section.games_per_pair < 2 || section.games_per_pair > MAX_GAMES / seatings {
+        return Err((
+            field("games_per_pair"),
+            format!(
+                "{} deals per pair is out of range; use 2 to {} ({k} policies play {seatings} seatings, at most {MAX_GAMES} games in all)",
+                section.games_per_pair,
+                MAX_GAMES / seatings
+            ),
+        ));
+    }
+    if section.seed < 0 {
+        return Err((
+            field("seed"),
+            format!(
+                "{} is negative; a league deals with chacha, whose seed is a whole number >= 0",
+                section.seed
+            ),
+        ));
+    }
+    let member = |f: &str, p: &str| -> Result<(), (String, String)> {
+        if section.policies.iter().any(|q| q == p) {
+            Ok(())
+        } else {
+            Err((
+                field(f),
+                format!(
+                    "`{p}` does not play in this league; use one of its policies ({})",
+                    section.policies.join(", ")
+                ),
+            ))
+        }
+    };
+    if let Some(r) = &section.reference {
+        member("reference", r)?;
+    }
+    for (key, list) in [("anchors", &section.anchors), ("agents", &section.agents)] {
+        for (i, p) in list.iter().flatten().enumerate() {
+            member(&format!("{key}[{i}]"), p)?;
+        }
+    }
+    if let Some(c) = section.confidence
+        && !(c > 0.0 && c < 1.0)
+    {
+        return Err((
+            field("confidence"),
+            format!("{c} is not strictly between 0 and 1; use a level such as 0.95"),
+        ));
+    }
+    Ok(())
+}
+
+/// What each league field accepts, for error messages (`*` matches any one table name).
+pub const FIELD_HINTS: &[(&str, &str)] = &[
+    ("leagues", "one [leagues.NAME] section per league"),
+    (
+        "leagues.*",
+        "a table with label, policies, games_per_pair, seed and optional paired, reference, confidence, anchors, agents",
+    ),
+    ("leagues.*.label", "a string"),
+    (
+        "leagues.*.policies",
+        "a list of at least two policy names defined as [policies.NAME]",
+    ),
+    (
+        "leagues.*.games_per_pair",
+        "a whole number >= 2 (deals per pair of policies)",
+    ),
+    ("leagues.*.seed", "a whole number >= 0 (the chacha seed)"),
+    ("leagues.*.paired", "true (duplicate-format deals) or false"),
+    (
+        "leagues.*.reference",
+        "the name of one of the league's policies",
+    ),
+    (
+        "leagues.*.confidence",
+        "a number strictly between 0 and 1, e.g. 0.95",
+    ),
+    ("leagues.*.anchors", "a list of the league's policy names"),
+    ("leagues.*.agents", "a list of the league's policy names"),
+];

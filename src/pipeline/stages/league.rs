@@ -1,0 +1,210 @@
+//! League stage: a league's seatings are simulated like any shard (one simulate job per ordered
+//! pair, on paired deals), then one job per unordered pair reads its two seatings deal by deal,
+//! and one job per league fits the ratings from every pair.
+//!
+//! Invariant: a seating's shard and a pair's job depend only on their own two policies, the
+//! seed, the deal count and the pairing, so adding a policy to a league runs only its own
+//! seatings and pairs (and the league's fit).
+
+use crate::analysis::league_fit::league_results;
+use crate::analysis::league_pair::{g1_points, pair_result};
+use crate::pipeline::job::{Job, StageName};
+use crate::pipeline::layout::Layout;
+use crate::pipeline::league_config::League;
+use crate::results::league::{LeagueResults, LeagueSettings, PairResult};
+use crate::tournament::{DealSourceKind, GAMES_FILE, Matchup, ShardSpec};
+
+use super::{num, read_json, write_csv, write_json};
+
+/// The stage's code fingerprint.
+pub const CODE: &str = env!("BRISCOLA_CODE_LEAGUE");
+/// Output of a pair job.
+pub const PAIR_FILE: &str = "pair.json";
+/// Output of a league's fit job.
+pub const LEAGUE_FILE: &str = "league.json";
+/// The rating table as CSV.
+pub const RATINGS_CSV: &str = "ratings.csv";
+
+/// The id of a league's fit job.
+pub fn job_id(league: &str) -> String {
+    format!("league/{league}")
+}
+
+/// The id of a pair's job.
+pub fn pair_job_id(league: &str, a: &str, b: &str) -> String {
+    format!("league/{league}/{a}-vs-{b}")
+}
+
+/// The seatings of a league: every ordered pair of distinct policies, row-major.
+pub fn seatings(league: &League) -> Vec<Matchup> {
+    Matchup::all(&league.policies)
+        .into_iter()
+        .filter(|m| m.g1.name != m.g2.name)
+        .collect()
+}
+
+/// The shard spec of one seating.
+pub fn shard_spec(league: &League, m: &Matchup) -> ShardSpec {
+    let mut spec = ShardSpec::for_matchup(
+        DealSourceKind::Chacha,
+        league.seed as i64,
+        crate::game::RulesSpec::default(),
+        league.games_per_pair,
+        m,
+    );
+    spec.paired = league.paired;
+    spec
+}
+
+fn slug(a: &str, b: &str) -> String {
+    format!("{a}-vs-{b}")
+}
+
+/// The simulate jobs of a league's seatings (simulate-stage code: the body plays the shard).
+pub fn simulate_jobs(league: &League) -> Vec<Job> {
+    seatings(league)
+        .into_iter()
+        .map(|m| {
+            let spec = shard_spec(league, &m);
+            Job {
+                id: super::simulate::job_id(&league.name, &m),
+                stage: StageName::Simulate,
+                deps: vec![],
+                params: serde_json::to_value(&spec).expect("shard spec serialises"),
+                code: super::simulate::CODE.to_string(),
+                publish: Some(Layout::shard_publish(&league.name, &m.slug())),
+                note: league.paired.then(|| {
+                    format!(
+                        "paired deals: {} and {} play the same deals with the seats swapped",
+                        m.slug(),
+                        slug(&m.g2.name, &m.g1.name)
+                    )
+                }),
+                body: Box::new(move |_inputs, out| {
+                    spec.run(out, &|_| {})?;
+                    Ok(())
+                }),
+            }
+        })
+        .collect()
+}
+
+/// One job per unordered pair, then the fit.
+pub fn jobs(league: &League) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    let sim_id = |g1: &crate::policy::PolicySpec, g2: &crate::policy::PolicySpec| {
+        format!("simulate/{}/{}", league.name, slug(&g1.name, &g2.name))
+    };
+    let mut pair_ids = Vec::new();
+    for (a, b) in league.pairs() {
+        let (ab, ba) = (sim_id(a, b), sim_id(b, a));
+        let id = pair_job_id(&league.name, &a.name, &b.name);
+        pair_ids.push(id.clone());
+        let (an, bn, conf) = (a.name.clone(), b.name.clone(), league.confidence);
+        let (dep_ab, dep_ba) = (ab.clone(), ba.clone());
+        jobs.push(Job {
+            id,
+            stage: StageName::League,
+            deps: vec![ab, ba],
+            params: serde_json::json!({ "a": an, "b": bn, "confidence": conf }),
+            code: CODE.to_string(),
+            publish: Some(format!("{}/league/{}", league.name, slug(&an, &bn))),
+            note: None,
+            body: Box::new(move |inputs, out| {
+                let path = |dep: &str| {
+                    inputs
+                        .get(dep, GAMES_FILE)
+                        .ok_or_else(|| format!("games table of {dep} missing"))
+                };
+                let x = g1_points(path(&dep_ab)?)?;
+                let y = g1_points(path(&dep_ba)?)?;
+                let r = pair_result(&an, &bn, &x, &y, conf)?;
+                write_json(&out.join(PAIR_FILE), &r)
+            }),
+        });
+    }
+    let settings = settings(league);
+    let (name, label) = (league.name.clone(), league.label.clone());
+    let order = pair_ids.clone();
+    jobs.push(Job {
+        id: job_id(&league.name),
+        stage: StageName::League,
+        deps: pair_ids,
+        params: serde_json::json!({ "name": name, "label": label, "settings": settings }),
+        code: CODE.to_string(),
+        publish: Some(Layout::tables_publish(&league.name)),
+        note: None,
+        body: Box::new(move |inputs, out| {
+            let pairs: Vec<PairResult> = order
+                .iter()
+                .map(|d| read_json(inputs, d, PAIR_FILE))
+                .collect::<Result<_, _>>()?;
+            let r = league_results(&name, &label, &settings, pairs)?;
+            write_json(&out.join(LEAGUE_FILE), &r)?;
+            write_ratings_csv(&r, out)
+        }),
+    });
+    jobs
+}
+
+/// What the fit and the report know about a league's design.
+pub fn settings(league: &League) -> LeagueSettings {
+    LeagueSettings {
+        seed: league.seed,
+        games_per_pair: league.games_per_pair,
+        paired: league.paired,
+        policies: league.policies.clone(),
+        reference: league.reference.clone(),
+        confidence: league.confidence,
+        anchors: league.anchors.clone(),
+        agents: league.agents.clone(),
+    }
+}
+
+/// Read every league's results, in `leagues` order.
+pub fn load(
+    inputs: &crate::pipeline::job::JobInputs,
+    leagues: &[String],
+) -> Result<Vec<LeagueResults>, Box<dyn std::error::Error + Send + Sync>> {
+    leagues
+        .iter()
+        .map(|l| read_json(inputs, &job_id(l), LEAGUE_FILE))
+        .collect()
+}
+
+fn write_ratings_csv(r: &LeagueResults, out: &std::path::Path) -> crate::pipeline::job::JobResult {
+    let rows: Vec<Vec<String>> = r
+        .ratings
+        .iter()
+        .map(|x| {
+            vec![
+                x.policy.clone(),
+                x.rank.to_string(),
+                num(x.rating.value),
+                num(x.rating.std_error),
+                num(x.rating.lo),
+                num(x.rating.hi),
+                num(x.elo.value),
+                num(x.score.value),
+                num(x.score.lo),
+                num(x.score.hi),
+            ]
+        })
+        .collect();
+    write_csv(
+        &out.join(RATINGS_CSV),
+        &[
+            "policy",
+            "rank",
+            "rating",
+            "std_error",
+            "lo",
+            "hi",
+            "elo",
+            "score",
+            "score_lo",
+            "score_hi",
+        ],
+        &rows,
+    )
+}
