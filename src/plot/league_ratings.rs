@@ -7,7 +7,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::canvas::{DrawResult, Figure, OrMessage, bold, font, palette};
+use super::canvas::{Canvas, DrawResult, Figure, OrMessage, bold, font, palette};
 use super::ticks::Ticks;
 use crate::results::league::{LeagueResults, Rating};
 
@@ -39,7 +39,14 @@ impl Figure for LeagueRatings<'_> {
         (WIDTH, EXTRA + ROW * self.league.ratings.len().max(1) as u32)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
+    fn title(&self) -> String {
+        format!(
+            "League {}: Bradley-Terry ratings ({} fixed at 0)",
+            self.league.name, self.league.settings.reference
+        )
+    }
+
+    fn draw<DB: Canvas>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
         let rows = self.rows();
         let n = rows.len();
         let lo = rows
@@ -65,13 +72,7 @@ impl Figure for LeagueRatings<'_> {
         };
         let level = (self.league.settings.confidence * 100.0).round();
         let mut chart = ChartBuilder::on(root)
-            .caption(
-                format!(
-                    "League {}: Bradley-Terry ratings ({} fixed at 0)",
-                    self.league.name, self.league.settings.reference
-                ),
-                bold(14),
-            )
+            .caption(self.title(), bold(14))
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(150)
