@@ -196,7 +196,14 @@ fn a_search_out_of_nodes_says_it_did_not_answer() {
         out.contains("For some completion of the unknown cards: not answered: the search stopped after 10 nodes"),
         "{out}"
     );
-    assert!(!out.contains(": no"), "{out}");
+    assert!(
+        !out.contains(": no:") && !out.contains(": no.") && !out.contains(": no ("),
+        "{out}"
+    );
+    assert!(
+        out.contains("For every completion of the unknown cards: not answered"),
+        "{out}"
+    );
     let o = briscola(&["solve", "position.toml", "--max-nodes", "0"], dir.path());
     assert_exit(&o, 2);
     assert!(stderr(&o).contains("--max-nodes"), "{}", stderr(&o));
