@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::policy::PolicySpec;
 pub mod fixture;
-pub mod sweep;
 pub mod league;
+pub mod sweep;
 
 pub use crate::stats::Interval;
 use crate::stats::p_value::PValue;

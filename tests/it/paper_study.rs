@@ -20,8 +20,9 @@ fn paper_only_config() -> String {
         if line.trim_start().starts_with('[') {
             // The further studies, the sweeps and the leagues are not the paper's.
             let l = line.trim_start();
-            in_variant =
-                l.starts_with("[variants.") || l.starts_with("[sweeps.") || l.starts_with("[leagues.");
+            in_variant = l.starts_with("[variants.")
+                || l.starts_with("[sweeps.")
+                || l.starts_with("[leagues.");
         }
         if !in_variant {
             out.push_str(line);

@@ -153,6 +153,7 @@ fn four_player_game_through_the_public_api() {
 /// other card of the trick is worth nothing), seat streams keyed by seat.
 #[test]
 fn a_four_player_shard_is_counted_by_side() {
+    use briscola::analysis::seat_trump_use::count_seat_trump_use;
     use briscola::analysis::shard_counts::count_shard;
     use briscola::tournament::{
         DealSourceKind, DealStream, GAMES_FILE, ShardSpec, TRICKS_FILE, play_batch_seats,
@@ -176,15 +177,15 @@ fn a_four_player_shard_is_counted_by_side() {
         g1: g.clone(),
         g2: h.clone(),
         first_game: 0,
+        trick_log: false,
+        paired: false,
     };
     let dir = tempfile::tempdir().unwrap();
     let summary = shard.run(dir.path(), &|_| {}).unwrap();
-    let counts = count_shard(
-        &dir.path().join(GAMES_FILE),
-        &dir.path().join(TRICKS_FILE),
-        &|_, _| (None, None),
-    )
-    .unwrap();
+    // A team shard keeps its trick table whatever `trick_log` says: Table 5 per side is
+    // counted from it (what the aggregate stage does).
+    let trump_use = count_seat_trump_use(&dir.path().join(TRICKS_FILE)).unwrap();
+    let counts = count_shard(&dir.path().join(GAMES_FILE), trump_use, &|_| (None, None)).unwrap();
 
     let mut decks = Vec::new();
     DealStream::chacha(11, g.stream_name(), h.stream_name()).next_chunk(games as usize, &mut decks);

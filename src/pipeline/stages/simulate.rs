@@ -78,6 +78,8 @@ pub fn sweep_shard_spec(
         g2: g2.clone(),
         first_game: 0,
         trick_log: false,
+        paired: false,
+        reading: Default::default(),
     }
 }
 
