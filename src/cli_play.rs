@@ -173,10 +173,11 @@ pub fn replay(a: ReplayArgs) -> Exit {
         Ok(d) => d,
         Err(e) => return replay_exit(&e),
     };
-    let actors = [
-        SeatActor::Policy(sg.spec.g1.build()),
-        SeatActor::Policy(sg.spec.g2.build()),
-    ];
+    let (p1, p2) = match (sg.spec.g1.try_build(), sg.spec.g2.try_build()) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => return bad(format!("{what}: {e}")),
+    };
+    let actors = [SeatActor::Policy(p1), SeatActor::Policy(p2)];
     let game = match trace_game(&deck, [&actors[0], &actors[1]], &mut sg.seat_rngs()) {
         Ok(g) => g,
         Err(f) => return bad(format!("policy seats cannot fault: {f:?}")),

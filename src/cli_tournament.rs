@@ -290,7 +290,49 @@ pub fn simulate(a: SimulateArgs) -> Result<Exit, CliError> {
         m.shards.len(),
         out.display()
     );
+    for line in pair_scores(&m) {
+        outln!("{line}");
+    }
     Ok(Exit::Ok)
+}
+
+/// Each pair of different policies over both seats: wins, ties and losses of the first, its
+/// share of the decided games with a 95% Wilson interval, and its score with ties as half.
+fn pair_scores(m: &briscola::tournament::Manifest) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, a) in m.policies.iter().enumerate() {
+        for b in &m.policies[i + 1..] {
+            let (mut wins, mut ties, mut games) = (0u64, 0u64, 0u64);
+            for s in &m.shards {
+                let sum = &s.summary;
+                let g = sum.non_tied + sum.ties;
+                let a_wins = match (&sum.spec.g1.name, &sum.spec.g2.name) {
+                    (x, y) if *x == a.name && *y == b.name => sum.g1_wins,
+                    (x, y) if *x == b.name && *y == a.name => sum.non_tied - sum.g1_wins,
+                    _ => continue,
+                };
+                wins += a_wins;
+                ties += sum.ties;
+                games += g;
+            }
+            let decided = games - ties;
+            let Ok(ci) = briscola::stats::wilson(wins, decided, 0.95) else {
+                continue;
+            };
+            out.push(format!(
+                "{} vs {} (both seats, {games} games): {} wins {wins}, ties {ties}, loses {}; wins {:.4} of the decided games (95% Wilson {:.4}-{:.4}); score with ties as half {:.4}",
+                a.name,
+                b.name,
+                a.name,
+                decided - wins,
+                ci.rate,
+                ci.lo,
+                ci.hi,
+                (wins as f64 + ties as f64 / 2.0) / games as f64
+            ));
+        }
+    }
+    out
 }
 
 /// What an export reads, and the metadata a Parquet file gets.

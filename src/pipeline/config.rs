@@ -192,6 +192,23 @@ pub struct PolicySection {
     /// kind = "search": tricks searched ahead in each world (1 to 20; default 4).
     #[serde(default)]
     pub horizon: Option<u8>,
+    /// kind = "onnx": the model file, relative to the study file's directory.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// kind = "onnx": the observation encoding's name (e.g. "briscolabot-v3").
+    #[serde(default)]
+    pub encoding: Option<String>,
+    /// kind = "onnx": the node whose output is the card probabilities (default: the
+    /// encoding's, e.g. "/Softmax_output_0" for briscolabot-v3).
+    #[serde(default)]
+    pub output: Option<String>,
+    /// kind = "onnx": "argmax" (the default) or "sample" (from the seat's stream).
+    #[serde(default)]
+    pub sampling: Option<crate::policy::Sampling>,
+    /// kind = "onnx": games per lockstep block, each block's decisions one batch (default 64;
+    /// 1 evaluates every decision alone). Never changes a decision.
+    #[serde(default)]
+    pub batch: Option<u32>,
     /// Key this policy's chacha deals and seat streams by another policy's name (e.g. an
     /// epsilon policy by its base's), so it plays exactly the deals of its twin: common random
     /// numbers.
@@ -489,7 +506,7 @@ impl Config {
                 message,
             }
         })?;
-        PolicyResolver::new(&cfg.policies)
+        PolicyResolver::new(&cfg.policies, &cfg.base_dir)
             .check_all()
             .map_err(|e| {
                 let (line, column) = match e.offset {
@@ -860,7 +877,7 @@ impl Config {
 
     /// The fully specified policy `name` (must be defined), with an optional tie-break override.
     pub fn policy_spec(&self, name: &str, tie_override: Option<TieBreak>) -> PolicySpec {
-        PolicyResolver::new(&self.policies)
+        PolicyResolver::new(&self.policies, &self.base_dir)
             .resolve(name, tie_override)
             .unwrap_or_else(|e| panic!("a validated config resolves its policies: {e:?}"))
     }
@@ -1164,11 +1181,11 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     ("policies", "one [policies.NAME] section per policy"),
     (
         "policies.*",
-        "a table with kind = \"greedy\" | \"hoarder\" | \"counter\" (optional threshold), \"rules\" (lead, follow), \"switch\" (play, while, otherwise) or \"epsilon\" (base, eps, moves), and an optional tie_break",
+        "a table with kind = \"greedy\" | \"hoarder\" | \"counter\" (optional threshold), \"random\", \"rules\" (lead, follow), \"switch\" (play, while, otherwise), \"epsilon\" (base, eps, moves) or \"onnx\" (model, encoding, optional output, sampling, batch), and an optional tie_break",
     ),
     (
         "policies.*.kind",
-        "\"greedy\", \"hoarder\", \"counter\", \"rules\", \"switch\" or \"epsilon\"",
+        "\"greedy\", \"hoarder\", \"counter\", \"random\", \"rules\", \"switch\", \"epsilon\" or \"onnx\"",
     ),
     (
         "policies.*.lead",
@@ -1191,6 +1208,20 @@ const FIELD_HINTS: &[(&str, &str)] = &[
         "\"lead\" (leader moves only) or \"all\"",
     ),
     ("policies.*.deals_as", "a policy name, e.g. \"greedy\""),
+    (
+        "policies.*.model",
+        "the path of an .onnx file relative to the study file, e.g. \"models/briscolabot-v3/briscola-bot-v3.onnx\"",
+    ),
+    ("policies.*.encoding", "an encoding name: \"briscolabot-v3\""),
+    (
+        "policies.*.output",
+        "the name of the graph node giving the card probabilities, e.g. \"/Softmax_output_0\"",
+    ),
+    ("policies.*.sampling", "\"argmax\" or \"sample\""),
+    (
+        "policies.*.batch",
+        "a whole number of games from 1 to 4096 (games evaluated together)",
+    ),
     (
         "policies.*.threshold",
         "a whole number of points from 0 to {MAX_THRESHOLD} (hoarder and counter only)",

@@ -7,6 +7,7 @@
 //! to that built-in kind (same spec, same cache keys, same shards, the built-in's fast path).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use super::config::{MAX_THRESHOLD, PolicySection};
 use crate::policy::builtin_defs::as_builtin;
@@ -15,6 +16,7 @@ use crate::policy::{
     DEFAULT_HORIZON, DEFAULT_WORLDS, MAX_HORIZON, MAX_WORLDS, PolicyDef, PolicyKind, PolicySpec,
     Prob, TieBreak,
 };
+use crate::policy::onnx::{Encoding, OnnxModel};
 
 /// A policy error: the dotted field, what is wrong and what is valid, and (for an error inside
 /// a rule's or condition's text) the byte offset in that string.
@@ -39,12 +41,17 @@ fn err(field: String, message: String) -> PolicyDefError {
 /// Resolves names in one config's `[policies]`.
 pub struct PolicyResolver<'a> {
     sections: &'a BTreeMap<String, PolicySection>,
+    base_dir: &'a Path,
 }
 
 impl<'a> PolicyResolver<'a> {
-    /// A resolver over the config's policy sections.
-    pub fn new(sections: &'a BTreeMap<String, PolicySection>) -> PolicyResolver<'a> {
-        PolicyResolver { sections }
+    /// A resolver over the config's policy sections; files they name (models) are relative to
+    /// `base_dir`, the study file's directory.
+    pub fn new(
+        sections: &'a BTreeMap<String, PolicySection>,
+        base_dir: &'a Path,
+    ) -> PolicyResolver<'a> {
+        PolicyResolver { sections, base_dir }
     }
 
     /// Check every defined policy (fields for its kind, rules, references, cycles).
@@ -228,14 +235,65 @@ impl<'a> PolicyResolver<'a> {
                 }
                 spec.def = Some(PolicyDef::Search { worlds, horizon });
             }
+            PolicyKind::Onnx => spec.def = Some(self.onnx_def(name, p)?),
         }
         Ok(spec)
     }
+
+    /// An onnx policy's definition: the encoding known, the model loaded (once per process)
+    /// and checked against it; its sha256 recorded.
+    fn onnx_def(&self, name: &str, p: &PolicySection) -> Result<PolicyDef, PolicyDefError> {
+        let f = |field: &str| format!("policies.{name}.{field}");
+        let enc_name = p.encoding.as_deref().unwrap_or_default();
+        let encoding = Encoding::parse(enc_name).ok_or_else(|| {
+            err(
+                f("encoding"),
+                format!(
+                    "unknown encoding `{enc_name}`; use one of: {}",
+                    Encoding::names()
+                ),
+            )
+        })?;
+        let output = p
+            .output
+            .clone()
+            .unwrap_or_else(|| encoding.default_output().to_string());
+        let batch = p.batch.unwrap_or(0);
+        if p.batch.is_some() && !(1..=MAX_BATCH).contains(&batch) {
+            return Err(err(
+                f("batch"),
+                format!(
+                    "{batch} games is out of range; use 1 (every decision alone) to {MAX_BATCH}, e.g. 64"
+                ),
+            ));
+        }
+        let model = p.model.clone().unwrap_or_default();
+        let path = self.base_dir.join(&model);
+        let net = OnnxModel::shared(&path, encoding, &output).map_err(|e| {
+            let field = match e {
+                crate::policy::OnnxError::NoNode { .. }
+                | crate::policy::OnnxError::OutputShape { .. } if p.output.is_some() => "output",
+                _ => "model",
+            };
+            err(f(field), e.to_string())
+        })?;
+        Ok(PolicyDef::Onnx {
+            model,
+            sha256: net.sha256().to_string(),
+            encoding,
+            output,
+            sampling: p.sampling.unwrap_or_default(),
+            batch,
+        })
+    }
 }
+
+/// Largest lockstep block of an onnx policy, in games.
+pub const MAX_BATCH: u32 = 4096;
 
 /// The fields each kind takes, for "field X applies to kind Y" errors.
 fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
-    let present: [(&str, bool, &[PolicyKind]); 11] = [
+    let present: [(&str, bool, &[PolicyKind]); 16] = [
         (
             "threshold",
             p.threshold.is_some(),
@@ -251,6 +309,11 @@ fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
         ("moves", p.moves.is_some(), &[PolicyKind::Epsilon]),
         ("worlds", p.worlds.is_some(), &[PolicyKind::Search]),
         ("horizon", p.horizon.is_some(), &[PolicyKind::Search]),
+        ("model", p.model.is_some(), &[PolicyKind::Onnx]),
+        ("encoding", p.encoding.is_some(), &[PolicyKind::Onnx]),
+        ("output", p.output.is_some(), &[PolicyKind::Onnx]),
+        ("sampling", p.sampling.is_some(), &[PolicyKind::Onnx]),
+        ("batch", p.batch.is_some(), &[PolicyKind::Onnx]),
     ];
     for (field, set, kinds) in present {
         if set && !kinds.contains(&p.kind) {
@@ -276,6 +339,10 @@ fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
             ("otherwise", p.otherwise.is_some()),
         ],
         PolicyKind::Epsilon => &[("base", p.base.is_some()), ("eps", p.eps.is_some())],
+        PolicyKind::Onnx => &[
+            ("model", p.model.is_some()),
+            ("encoding", p.encoding.is_some()),
+        ],
         _ => &[],
     };
     for (field, set) in required {
@@ -287,6 +354,8 @@ fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
                 "while" => "while = \"stock > 10\"",
                 "otherwise" => "otherwise = \"counter\"",
                 "base" => "base = \"greedy\"",
+                "model" => "model = \"models/briscolabot-v3/briscola-bot-v3.onnx\"",
+                "encoding" => "encoding = \"briscolabot-v3\"",
                 _ => "eps = 0.05",
             };
             return Err(err(

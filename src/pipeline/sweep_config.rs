@@ -333,7 +333,7 @@ fn expand(
             ),
         ));
     }
-    let resolver = PolicyResolver::new(&cfg.policies);
+    let resolver = PolicyResolver::new(&cfg.policies, &cfg.base_dir);
     let mut opponents = Vec::new();
     let mut seen = BTreeSet::new();
     for (i, o) in s.opponents.iter().enumerate() {
@@ -416,7 +416,7 @@ fn point_policy(
     })?;
     let mut sections = cfg.policies.clone();
     sections.insert(point_name.to_string(), section.clone());
-    let mut spec = PolicyResolver::new(&sections)
+    let mut spec = PolicyResolver::new(&sections, &cfg.base_dir)
         .resolve(point_name, None)
         .map_err(|e: PolicyDefError| {
             let field = e

@@ -169,6 +169,7 @@ impl AnyPolicy {
             AnyPolicy::Hoarder(p) => p.explain(view, rng),
             AnyPolicy::Counter(p) => p.explain(view, rng),
             AnyPolicy::Random(p) => p.explain(view, rng),
+            AnyPolicy::Onnx(p) => p.explain(view, rng),
             // Policies written in the policy language do not trace their rules yet.
             other => AnyPolicy::unexplained(other, view, rng),
         }

@@ -20,6 +20,7 @@ mod explain;
 mod greedy;
 mod hoarder;
 pub mod lang;
+pub mod onnx;
 mod order;
 mod policy_def;
 mod policy_description;
@@ -41,6 +42,7 @@ pub use explain::{Explanation, Rule};
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
 pub use lang::RuleProgram;
+pub use onnx::{CARDS, Encoding, OnnxError, OnnxModel, OnnxPolicy, Sampling};
 pub use order::TieBreak;
 pub use policy_def::{PolicyDef, Prob};
 pub use policy_description::PolicyDescription;
@@ -80,6 +82,8 @@ pub enum PolicyKind {
     Search,
     /// A uniformly random card of the hand, from the seat's own stream.
     Random,
+    /// A policy network in an ONNX file (e.g. BriscolaBot-v3).
+    Onnx,
 }
 
 /// The kinds a study or a command may name without defining them (`greedy`, `hoarder`,
@@ -103,6 +107,7 @@ impl PolicyKind {
             PolicyKind::Epsilon => "epsilon",
             PolicyKind::Search => "search",
             PolicyKind::Random => "random",
+            PolicyKind::Onnx => "onnx",
         }
     }
 
@@ -143,6 +148,7 @@ impl PolicyKind {
             PolicyKind::Epsilon => "Epsilon",
             PolicyKind::Search => "Search",
             PolicyKind::Random => "Random",
+            PolicyKind::Onnx => "Onnx",
         }
     }
 }
@@ -272,6 +278,9 @@ impl PolicySpec {
                 AnyPolicy::Search(Search::new(*worlds, *horizon))
             }
             (PolicyKind::Random, _) => AnyPolicy::Random(Random),
+            (PolicyKind::Onnx, Some(def @ PolicyDef::Onnx { .. })) => {
+                AnyPolicy::Onnx(def.onnx_policy().map_err(|e| bad(e.to_string()))?)
+            }
             (k, _) => return Err(bad(format!("kind {} needs its definition", k.as_str()))),
         })
     }
@@ -296,6 +305,8 @@ pub enum AnyPolicy {
     Search(Search),
     /// [`Random`]
     Random(Random),
+    /// [`OnnxPolicy`]
+    Onnx(OnnxPolicy),
 }
 
 impl Policy for AnyPolicy {
@@ -310,6 +321,7 @@ impl Policy for AnyPolicy {
             AnyPolicy::Epsilon(p) => p.choose(view, rng),
             AnyPolicy::Search(p) => p.choose(view, rng),
             AnyPolicy::Random(p) => p.choose(view, rng),
+            AnyPolicy::Onnx(p) => p.choose(view, rng),
         }
     }
 }
@@ -323,6 +335,14 @@ pub trait PairWork {
 }
 
 impl AnyPolicy {
+    /// The network policy, if this is one (the tournament batches its decisions).
+    pub fn as_onnx(&self) -> Option<&OnnxPolicy> {
+        match self {
+            AnyPolicy::Onnx(p) => Some(p),
+            _ => None,
+        }
+    }
+
     /// Run `work` with both policies as their concrete types, so the engine's loop is compiled
     /// once per pair of kinds with the policies inlined (no per-decision dispatch). Built-ins
     /// and rule programs are monomorphised per pair; composites (switch, epsilon) dispatch

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::PolicySpec;
 use super::epsilon::EpsMoves;
+use super::onnx::{Encoding, OnnxError, OnnxModel, OnnxPolicy, Sampling};
 
 /// A probability in [0, 1], compared and hashed by its bits (so a spec can be a map key).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -59,4 +60,69 @@ pub enum PolicyDef {
         /// Tricks searched ahead in each world.
         horizon: u8,
     },
+    /// A policy network in an ONNX file.
+    Onnx {
+        /// The model file as written in the study file (relative to its directory).
+        model: String,
+        /// The model file's sha256 (hex): the network itself, in every cache key.
+        sha256: String,
+        /// The named observation encoding.
+        encoding: Encoding,
+        /// The node whose output is the card probabilities.
+        output: String,
+        /// How the probabilities pick a card.
+        sampling: Sampling,
+        /// Games per lockstep block (0: the default). It never changes a decision, so it is
+        /// left out of the JSON (and the cache key) unless set.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        batch: u32,
+    },
+}
+
+fn is_zero(b: &u32) -> bool {
+    *b == 0
+}
+
+impl PolicyDef {
+    /// The network policy of an `Onnx` definition: its model from the process's store (loaded
+    /// when the study file was read), else from the `model` path (relative to the working
+    /// directory) if that file has the recorded sha256.
+    ///
+    /// # Panics
+    /// If called on another kind of definition.
+    pub fn onnx_policy(&self) -> Result<OnnxPolicy, OnnxError> {
+        let PolicyDef::Onnx {
+            model,
+            sha256,
+            encoding,
+            output,
+            sampling,
+            batch,
+        } = self
+        else {
+            panic!("onnx_policy on a {self:?}");
+        };
+        let net = match OnnxModel::by_sha256(sha256, *encoding, output) {
+            Some(m) => m,
+            None => {
+                let m = OnnxModel::shared(std::path::Path::new(model), *encoding, output)?;
+                if m.sha256() != sha256 {
+                    return Err(OnnxError::Read {
+                        path: model.into(),
+                        message: format!(
+                            "its sha256 is {}, but the policy was defined with the file of sha256 {sha256}",
+                            m.sha256()
+                        ),
+                    });
+                }
+                m
+            }
+        };
+        let batch = if *batch == 0 {
+            super::onnx::DEFAULT_BATCH
+        } else {
+            *batch
+        };
+        Ok(OnnxPolicy::new(net, *sampling, batch))
+    }
 }

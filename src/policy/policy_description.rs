@@ -53,6 +53,7 @@ fn describe_into(p: &PolicySpec, depth: usize, out: &mut String) {
         PolicyKind::Random => {
             "built-in random: a uniformly random card of the hand (seat stream)".to_string()
         }
+        PolicyKind::Onnx => "onnx (a policy network)".to_string(),
     };
     let _ = writeln!(out, "{pad}{}: {what}", p.name);
     let program = |prog: Option<RuleProgram>, out: &mut String| {
@@ -97,6 +98,25 @@ fn describe_into(p: &PolicySpec, depth: usize, out: &mut String) {
             let _ = writeln!(
                 out,
                 "{pad}  {worlds} worlds per decision, each solved {horizon} tricks ahead (exactly to the end once the stock is empty)"
+            );
+        }
+        (
+            Some(PolicyDef::Onnx {
+                model,
+                sha256,
+                encoding,
+                output,
+                sampling,
+                ..
+            }),
+            _,
+        ) => {
+            let _ = writeln!(out, "{pad}  model {model} (sha256 {sha256})");
+            let _ = writeln!(
+                out,
+                "{pad}  encoding {}, output {output}, {} over the cards in hand (seat stream)",
+                encoding.as_str(),
+                sampling.as_str()
             );
         }
     }

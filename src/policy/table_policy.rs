@@ -83,6 +83,16 @@ pub enum VariantFitError {
         /// The policy's name.
         name: String,
     },
+    /// A network encoding describes the standard two-player game only.
+    #[error(
+        "policy `{name}` (onnx) plays the standard two-player rules only: its network was \
+         trained on, and its encoding describes, two-player games with the winner drawing first; \
+         use it in a study without `rules`, or another policy in this variant"
+    )]
+    OnnxNeedsStandard {
+        /// The policy's name.
+        name: String,
+    },
     /// The policy's definition does not build.
     #[error("policy `{name}`: {message}")]
     Build {
@@ -117,6 +127,11 @@ impl TablePolicy {
         }
         if spec.kind == PolicyKind::Search && !rules.is_standard() {
             return Err(VariantFitError::SearchNeedsStandard {
+                name: spec.name.clone(),
+            });
+        }
+        if spec.kind == PolicyKind::Onnx && !rules.is_standard() {
+            return Err(VariantFitError::OnnxNeedsStandard {
                 name: spec.name.clone(),
             });
         }

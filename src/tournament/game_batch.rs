@@ -54,13 +54,17 @@ impl PairWork for Outcomes<'_> {
     }
 }
 
-/// Play every deck with `p1` as G1 and `p2` as G2, in parallel, keeping the tricks.
+/// Play every deck with `p1` as G1 and `p2` as G2, in parallel, keeping the tricks (a network
+/// seat's decisions are batched across games: [`super::lockstep_batch`]).
 pub fn play_batch(
     decks: &[Deck],
     streams: BatchStreams<'_>,
     p1: &AnyPolicy,
     p2: &AnyPolicy,
 ) -> Vec<PlayedGame> {
+    if let Some(batch) = super::lockstep_batch::lockstep_batch(p1, p2) {
+        return super::lockstep_batch::play_lockstep(decks, streams, p1, p2, batch);
+    }
     AnyPolicy::with_pair(p1, p2, Batch(decks, streams))
 }
 
@@ -71,6 +75,10 @@ pub fn play_outcomes(
     p1: &AnyPolicy,
     p2: &AnyPolicy,
 ) -> Vec<GameOutcome> {
+    if let Some(batch) = super::lockstep_batch::lockstep_batch(p1, p2) {
+        let played = super::lockstep_batch::play_lockstep(decks, streams, p1, p2, batch);
+        return played.into_iter().map(|g| g.outcome).collect();
+    }
     AnyPolicy::with_pair(p1, p2, Outcomes(decks, streams))
 }
 

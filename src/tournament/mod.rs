@@ -9,6 +9,7 @@ mod deal_source;
 mod dotnet_random;
 mod export;
 mod game_batch;
+mod lockstep_batch;
 mod matchup;
 mod seat_shard;
 mod seat_streams;
@@ -28,6 +29,7 @@ pub use export::{
 pub use game_batch::{
     BatchStreams, PlayedGame, play_batch, play_batch_generic, play_outcomes, play_outcomes_generic,
 };
+pub use lockstep_batch::{lockstep_batch, play_lockstep};
 pub use matchup::Matchup;
 pub use seat_streams::{seat_key, seat_keys, table_seat_key};
 pub use seat_tables::{seat_column, seat_game_frame, seat_trick_frame};

@@ -16,6 +16,7 @@ mod export_csv;
 mod four_policy_recipe;
 mod hostile_inputs;
 mod league;
+mod onnx_policy;
 mod paper_study;
 mod pipeline_cache;
 mod play_replay;

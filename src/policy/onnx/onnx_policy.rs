@@ -1,0 +1,94 @@
+//! A policy network as a seat: encode the [`SeatView`], evaluate the network (one row, or a row
+//! of a batch formed by the tournament's lockstep blocks), pick a card of the hand.
+//!
+//! Invariant: a decision depends only on the view, the network's row for it and the seat's
+//! stream; so the same decision comes out whether the row was evaluated alone or in a batch
+//! (the network's rows are independent bit for bit, see [`super::OnnxModel`]).
+
+use std::sync::Arc;
+
+use super::encoding::{CARDS, Encoding};
+use super::onnx_model::OnnxModel;
+use super::sampling::Sampling;
+use crate::game::{Policy, SeatRng, SeatView};
+use crate::policy::Explanation;
+
+/// Games evaluated together in one lockstep block when none is given.
+pub const DEFAULT_BATCH: u32 = 64;
+
+/// A network-driven policy.
+#[derive(Clone, Debug)]
+pub struct OnnxPolicy {
+    model: Arc<OnnxModel>,
+    sampling: Sampling,
+    batch: u32,
+}
+
+impl OnnxPolicy {
+    /// `model` choosing by `sampling`; `batch` games are played in lockstep by the tournament
+    /// (1: every decision evaluated alone).
+    pub fn new(model: Arc<OnnxModel>, sampling: Sampling, batch: u32) -> OnnxPolicy {
+        OnnxPolicy {
+            model,
+            sampling,
+            batch: batch.max(1),
+        }
+    }
+
+    /// The network.
+    pub fn model(&self) -> &Arc<OnnxModel> {
+        &self.model
+    }
+
+    /// The observation encoding.
+    pub fn encoding(&self) -> Encoding {
+        self.model.encoding()
+    }
+
+    /// Games per lockstep block.
+    pub fn batch(&self) -> usize {
+        self.batch as usize
+    }
+
+    /// The network's input for `v`.
+    pub fn encode(&self, v: &SeatView<'_>, out: &mut Vec<f32>) {
+        let start = out.len();
+        out.resize(start + self.encoding().input_len(), 0.0);
+        self.encoding().encode(v, &mut out[start..]);
+    }
+
+    /// The decision for `v` given the network's output row `probs` (40 values): the index into
+    /// the hand and the chosen card's probability over the hand.
+    pub fn decide(&self, v: &SeatView<'_>, probs: &[f32], rng: &mut SeatRng) -> (usize, f64) {
+        debug_assert_eq!(probs.len(), CARDS);
+        let enc = self.encoding();
+        self.sampling
+            .pick(v.hand, |c| probs[enc.net_id(c)], rng)
+    }
+
+    /// The network's output row for `v` alone.
+    pub fn probabilities(&self, v: &SeatView<'_>) -> Vec<f32> {
+        let mut input = Vec::new();
+        self.encode(v, &mut input);
+        self.model.run(&input, 1)
+    }
+
+    /// [`Policy::choose`], with the network's probability of the card in words.
+    pub fn explain(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> Explanation {
+        let probs = self.probabilities(v);
+        let (index, p) = self.decide(v, &probs, rng);
+        Explanation {
+            index,
+            card: v.hand[index],
+            rule: None,
+            because: format!("network {}, p={p:.2}", self.sampling.as_str()),
+        }
+    }
+}
+
+impl Policy for OnnxPolicy {
+    fn choose(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> usize {
+        let probs = self.probabilities(v);
+        self.decide(v, &probs, rng).0
+    }
+}
