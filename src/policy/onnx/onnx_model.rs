@@ -175,6 +175,9 @@ impl OnnxModel {
             path: p(),
             message: first_line(&e),
         };
+        // Drop every node the cut leaves unused (BriscolaBot-v3's in-graph sampler reshapes to a
+        // batch of 1, which a symbolic batch cannot pass).
+        let model = model.into_compact().map_err(run_err)?;
         let n = model.sym("N");
         let model = model
             .with_input_fact(
