@@ -198,8 +198,8 @@ pub struct PolicySection {
     /// kind = "onnx": the observation encoding's name (e.g. "briscolabot-v3").
     #[serde(default)]
     pub encoding: Option<String>,
-    /// kind = "onnx": the node whose output is the card probabilities (default: the
-    /// encoding's, e.g. "/Softmax_output_0" for briscolabot-v3).
+    /// kind = "onnx": the node whose output is the card scores, logits before any softmax
+    /// (default: the encoding's, "/Where_output_0" for briscolabot-v3).
     #[serde(default)]
     pub output: Option<String>,
     /// kind = "onnx": "argmax" (the default) or "sample" (from the seat's stream).
@@ -1215,7 +1215,7 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     ("policies.*.encoding", "an encoding name: \"briscolabot-v3\""),
     (
         "policies.*.output",
-        "the name of the graph node giving the card probabilities, e.g. \"/Softmax_output_0\"",
+        "the name of the graph node giving each card's score (logit, before any softmax), e.g. \"/Where_output_0\"",
     ),
     ("policies.*.sampling", "\"argmax\" or \"sample\""),
     (

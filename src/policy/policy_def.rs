@@ -68,9 +68,9 @@ pub enum PolicyDef {
         sha256: String,
         /// The named observation encoding.
         encoding: Encoding,
-        /// The node whose output is the card probabilities.
+        /// The node whose output is the card scores (logits).
         output: String,
-        /// How the probabilities pick a card.
+        /// How the scores pick a card.
         sampling: Sampling,
         /// Games per lockstep block (0: the default). It never changes a decision, so it is
         /// left out of the JSON (and the cache key) unless set.

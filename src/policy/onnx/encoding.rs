@@ -53,11 +53,13 @@ impl Encoding {
         Encoding::ALL.map(Encoding::as_str).join(", ")
     }
 
-    /// The graph node whose output is the card probabilities, before any in-graph sampler
-    /// (BriscolaBot-v3's samples inside the graph with a self-reseeding generator; cut before it).
+    /// The graph node whose output is the card scores (logits, illegal cards already masked),
+    /// before any in-graph softmax and sampler: BriscolaBot-v3 samples inside the graph with a
+    /// self-reseeding generator, and its in-graph log-sum-exp overflows in tract on confident
+    /// positions, so it is cut at the masked logits (`/Where_output_0`) and the softmax is ours.
     pub const fn default_output(self) -> &'static str {
         match self {
-            Encoding::BriscolaBotV3 => "/Softmax_output_0",
+            Encoding::BriscolaBotV3 => "/Where_output_0",
         }
     }
 
@@ -68,7 +70,7 @@ impl Encoding {
         }
     }
 
-    /// Length of the network's output vector (a probability per card id).
+    /// Length of the network's output vector (a score per card id).
     pub const fn output_len(self) -> usize {
         CARDS
     }

@@ -1,9 +1,10 @@
 //! A policy network loaded from an ONNX file with the pure-Rust runtime `tract-onnx`: cut at a
-//! named node (e.g. BriscolaBot-v3's `/Softmax_output_0`, before its in-graph sampler), given a
+//! named node (e.g. BriscolaBot-v3's masked logits `/Where_output_0`, before its in-graph softmax
+//! and sampler), given a
 //! symbolic batch dimension, optimised once and shared by every thread of the process.
 //!
 //! Invariant: a loaded [`OnnxModel`] has been checked to take `[N, input_len]` float inputs and
-//! give `[N, 40]` outputs (a probability per card id) for its encoding; each row of a batch is
+//! give `[N, 40]` outputs (a score, or logit, per card id) for its encoding; each row of a batch is
 //! computed from that row's input only (tested: a row's output does not depend on the batch
 //! it shares, bit for bit). A file is parsed once per process (the store is keyed by the file's
 //! sha256, the encoding and the cut).
@@ -42,7 +43,7 @@ pub enum OnnxError {
     },
     /// The node to cut the graph at does not exist.
     #[error(
-        "the model {path} has no node `{node}` to take the policy's output from; name the node whose output is the probability of each card (e.g. output = \"/Softmax_output_0\")"
+        "the model {path} has no node `{node}` to take the policy's output from; name the node whose output is the score (logit) of each card (e.g. output = \"/Where_output_0\")"
     )]
     NoNode {
         /// The file.
@@ -68,7 +69,7 @@ pub enum OnnxError {
     },
     /// The model's output (at the cut) is not one value per card.
     #[error(
-        "the model {path} gives an output of shape {found} at `{node}`; a policy network must give one probability per card ([N, 40])"
+        "the model {path} gives an output of shape {found} at `{node}`; a policy network must give one score (logit) per card ([N, 40])"
     )]
     OutputShape {
         /// The file.

@@ -58,7 +58,7 @@ impl OnnxPolicy {
     }
 
     /// The decision for `v` given the network's output row `probs` (40 values): the index into
-    /// the hand and the chosen card's probability over the hand.
+    /// the hand and the chosen card's probability (softmax over the hand).
     pub fn decide(&self, v: &SeatView<'_>, probs: &[f32], rng: &mut SeatRng) -> (usize, f64) {
         debug_assert_eq!(probs.len(), CARDS);
         let enc = self.encoding();

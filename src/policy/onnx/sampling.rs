@@ -1,8 +1,14 @@
-//! How a network's card probabilities become one card: the most probable card of the hand, or a
-//! card drawn in proportion to its probability from the seat's own stream.
+//! How a network's card scores (logits) become one card: the card of the hand with the highest
+//! score, or a card drawn from the softmax of the hand's scores with the seat's own stream.
 //!
-//! Invariant: only cards in hand can be chosen, whatever the network says of other cards;
-//! `argmax` never draws, `sample` draws exactly one number per decision from [`SeatRng`].
+//! The softmax is computed here, in f64 after subtracting the hand's largest score, rather than
+//! taken from the graph: BriscolaBot-v3's in-graph `ReduceLogSumExp` overflows to NaN in tract
+//! once a logit passes ~88 (confident positions), which would silently turn a sure move into the
+//! first card of the hand.
+//!
+//! Invariant: only cards in hand can be chosen, whatever the network says of other cards (a NaN
+//! score counts as the lowest); `argmax` never draws, `sample` draws exactly one number per
+//! decision from [`SeatRng`].
 
 use serde::{Deserialize, Serialize};
 
@@ -28,39 +34,45 @@ impl Sampling {
         }
     }
 
-    /// Pick an index into `hand` given each hand card's probability `p(card)`; returns the
-    /// index and the chosen card's probability renormalised over the hand.
+    /// Pick an index into `hand` given each hand card's score (logit) `score(card)`; returns the
+    /// index and the chosen card's probability under the softmax over the hand.
     pub fn pick(
         self,
         hand: &[Card],
-        p: impl Fn(Card) -> f32,
+        score: impl Fn(Card) -> f32,
         rng: &mut SeatRng,
     ) -> (usize, f64) {
-        let probs: Vec<f64> = hand.iter().map(|&c| f64::from(p(c)).max(0.0)).collect();
-        let total: f64 = probs.iter().sum();
-        let share = |i: usize| {
-            if total > 0.0 {
-                probs[i] / total
-            } else {
-                1.0 / hand.len() as f64
+        let scores: Vec<f64> = hand
+            .iter()
+            .map(|&c| {
+                let s = f64::from(score(c));
+                if s.is_nan() { f64::NEG_INFINITY } else { s }
+            })
+            .collect();
+        // The first card with the highest score (hand order breaks ties).
+        let mut best = 0;
+        for (i, &q) in scores.iter().enumerate() {
+            if q > scores[best] {
+                best = i;
             }
+        }
+        let top = scores[best];
+        let weights: Vec<f64> = if top.is_finite() {
+            scores.iter().map(|&q| (q - top).exp()).collect()
+        } else {
+            // No finite score (all -inf, or +inf): the best ones share evenly.
+            scores.iter().map(|&q| f64::from(u8::from(q == top))).collect()
         };
+        let total: f64 = weights.iter().sum();
+        let share = |i: usize| weights[i] / total;
         let i = match self {
-            Sampling::Argmax => {
-                let mut best = 0;
-                for (i, &q) in probs.iter().enumerate() {
-                    if q > probs[best] {
-                        best = i;
-                    }
-                }
-                best
-            }
+            Sampling::Argmax => best,
             Sampling::Sample => {
                 let u = rng.unit();
                 let mut acc = 0.0;
                 let mut pick = hand.len() - 1;
-                for i in 0..hand.len() {
-                    acc += share(i);
+                for (i, w) in weights.iter().enumerate() {
+                    acc += w / total;
                     if u < acc {
                         pick = i;
                         break;
@@ -86,11 +98,12 @@ mod tests {
         ]
     }
 
+    /// Logits whose softmax over the hand is 1/9, 6/9, 2/9.
     fn p(c: Card) -> f32 {
         match c.suit() {
-            Suit::Oro => 0.1,
-            Suit::Spade => 0.6,
-            _ => 0.2, // and 0.1 left on cards not in hand
+            Suit::Oro => 0.1f32.ln(),
+            Suit::Spade => 0.6f32.ln(),
+            _ => 0.2f32.ln(),
         }
     }
 
@@ -128,10 +141,28 @@ mod tests {
     }
 
     #[test]
-    fn zero_probabilities_fall_back_to_uniform() {
+    fn equal_scores_are_uniform() {
         let mut rng = SeatRng::new([3; 32], 0);
         let (i, q) = Sampling::Sample.pick(&hand(), |_| 0.0, &mut rng);
         assert!(i < 3);
         assert!((q - 1.0 / 3.0).abs() < 1e-12);
+    }
+
+    /// Logits far beyond f32's exp range (what overflowed the graph's own softmax) still give a
+    /// proper choice; a NaN score is never preferred.
+    #[test]
+    fn huge_logits_and_nan_scores_are_handled() {
+        let mut rng = SeatRng::new([4; 32], 0);
+        let huge = |c: Card| match c.suit() {
+            Suit::Oro => 300.0,
+            Suit::Spade => 320.0,
+            _ => f32::NAN,
+        };
+        let (i, q) = Sampling::Argmax.pick(&hand(), huge, &mut rng);
+        assert_eq!((i, q), (1, 1.0 / (1.0 + (-20.0f64).exp())));
+        for g in 0..200 {
+            let mut rng = SeatRng::new([4; 32], g);
+            assert_ne!(Sampling::Sample.pick(&hand(), huge, &mut rng).0, 2);
+        }
     }
 }
