@@ -12,7 +12,8 @@
 //! - [`stats`]: Wilson intervals, chi-square, exact binomial tests, power, correlations,
 //!   logistic regression. Uses nothing else (pure numerics).
 //! - [`policy`]: implementations of [`game::Policy`] (greedy, hoarder, counter, the `search`
-//!   agent) and their serialisable specifications. Uses `game`, `solve`.
+//!   agent, the `onnx` policy networks run by tract) and their serialisable specifications.
+//!   Uses `game`, `solve`.
 //! - [`tournament`]: matchups, deal sources (the paper's .NET stream, ChaCha), parallel play,
 //!   the shard tables (Parquet) and their CSV export. Uses `game`, `policy`.
 //! - [`table`]: one game step by step: traced decisions with the rule that fired, game
