@@ -12,7 +12,8 @@ use briscola::policy::{AnyPolicy, Encoding, OnnxModel, OnnxPolicy, Random, Sampl
 use briscola::tournament::{BatchStreams, DealStream, play_batch};
 
 fn model() -> std::sync::Arc<OnnxModel> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/briscolabot-v3/briscola-bot-v3.onnx");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/briscolabot-v3/briscola-bot-v3.onnx");
     let enc = Encoding::BriscolaBotV3;
     OnnxModel::shared(&path, enc, enc.default_output()).expect("the shipped model loads")
 }
@@ -32,7 +33,10 @@ fn observations(n: usize) -> Vec<f32> {
     }
     let grab = Grab(&net, Default::default());
     for (g, d) in decks.iter().enumerate() {
-        let mut rngs = [SeatRng::new([1; 32], g as u64), SeatRng::new([2; 32], g as u64)];
+        let mut rngs = [
+            SeatRng::new([1; 32], g as u64),
+            SeatRng::new([2; 32], g as u64),
+        ];
         briscola::game::play_game(d, &grab, &Random, &mut rngs, &mut briscola::game::NoTricks);
     }
     out.extend(grab.1.into_inner().unwrap());

@@ -1212,7 +1212,10 @@ const FIELD_HINTS: &[(&str, &str)] = &[
         "policies.*.model",
         "the path of an .onnx file relative to the study file, e.g. \"models/briscolabot-v3/briscola-bot-v3.onnx\"",
     ),
-    ("policies.*.encoding", "an encoding name: \"briscolabot-v3\""),
+    (
+        "policies.*.encoding",
+        "an encoding name: \"briscolabot-v3\"",
+    ),
     (
         "policies.*.output",
         "the name of the graph node giving each card's score (logit, before any softmax), e.g. \"/Where_output_0\"",

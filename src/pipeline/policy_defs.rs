@@ -12,11 +12,11 @@ use std::path::Path;
 use super::config::{MAX_THRESHOLD, PolicySection};
 use crate::policy::builtin_defs::as_builtin;
 use crate::policy::lang::{RuleProgram, parse_condition};
+use crate::policy::onnx::{Encoding, OnnxModel};
 use crate::policy::{
     DEFAULT_HORIZON, DEFAULT_WORLDS, MAX_HORIZON, MAX_WORLDS, PolicyDef, PolicyKind, PolicySpec,
     Prob, TieBreak,
 };
-use crate::policy::onnx::{Encoding, OnnxModel};
 
 /// A policy error: the dotted field, what is wrong and what is valid, and (for an error inside
 /// a rule's or condition's text) the byte offset in that string.
@@ -272,7 +272,11 @@ impl<'a> PolicyResolver<'a> {
         let net = OnnxModel::shared(&path, encoding, &output).map_err(|e| {
             let field = match e {
                 crate::policy::OnnxError::NoNode { .. }
-                | crate::policy::OnnxError::OutputShape { .. } if p.output.is_some() => "output",
+                | crate::policy::OnnxError::OutputShape { .. }
+                    if p.output.is_some() =>
+                {
+                    "output"
+                }
                 _ => "model",
             };
             err(f(field), e.to_string())

@@ -70,7 +70,14 @@ fn briscolabot_scores_about_0_93_against_random_on_any_thread_count() {
     let cfg = config_named(dir.path(), "briscolabot", "");
     let cfg = cfg.to_str().unwrap();
     let args = [
-        "--config", cfg, "--policies", "briscolabot,random", "--seed", "2026", "--games", "20000",
+        "--config",
+        cfg,
+        "--policies",
+        "briscolabot,random",
+        "--seed",
+        "2026",
+        "--games",
+        "20000",
     ];
     let (one, two) = (dir.path().join("one"), dir.path().join("two"));
     let run = |out: &Path, threads: &str| {
@@ -220,11 +227,7 @@ fn policies_play_and_replay_know_the_bot() {
         dir.path(),
     );
     assert_exit(&o, 0);
-    assert!(
-        stdout(&o).contains("network argmax, p="),
-        "{}",
-        stdout(&o)
-    );
+    assert!(stdout(&o).contains("network argmax, p="), "{}", stdout(&o));
 }
 
 /// A one-node ONNX model (`Softmax` over an input of `width` values, output tensor
@@ -304,7 +307,13 @@ fn bad_model_inputs_exit_2_naming_file_field_and_valid_values() {
         (
             "input shape does not fit the encoding",
             "model = \"narrow.onnx\"\nencoding = \"briscolabot-v3\"",
-            &["policies.bot.model", "narrow.onnx", "[1, 100]", "202", "briscolabot-v3"],
+            &[
+                "policies.bot.model",
+                "narrow.onnx",
+                "[1, 100]",
+                "202",
+                "briscolabot-v3",
+            ],
         ),
         (
             "output is not one value per card",
@@ -339,14 +348,25 @@ fn bad_model_inputs_exit_2_naming_file_field_and_valid_values() {
         );
         let cfg = write_config(d, &text);
         for args in [
-            vec!["simulate", "--config", "pipeline.toml", "--policies", "bot", "--out", "o"],
+            vec![
+                "simulate",
+                "--config",
+                "pipeline.toml",
+                "--policies",
+                "bot",
+                "--out",
+                "o",
+            ],
             vec!["run", "--config", "pipeline.toml"],
         ] {
             let o = briscola(&args, d);
             assert_exit(&o, 2);
             let err = stderr(&o);
             assert!(!err.contains("panicked"), "{what}: {err}");
-            assert!(err.contains(cfg.file_name().unwrap().to_str().unwrap()), "{what}: {err}");
+            assert!(
+                err.contains(cfg.file_name().unwrap().to_str().unwrap()),
+                "{what}: {err}"
+            );
             for m in must {
                 assert!(err.contains(m), "{what}: stderr lacks {m:?}\n{err}");
             }
@@ -383,7 +403,10 @@ fn the_network_plays_only_legal_cards_and_its_rows_ignore_their_batch() {
     let mut decks = Vec::new();
     DealStream::chacha(5, "bot", "random").next_chunk(50, &mut decks);
     for (g, d) in decks.iter().enumerate() {
-        let mut rngs = [SeatRng::new([1; 32], g as u64), SeatRng::new([2; 32], g as u64)];
+        let mut rngs = [
+            SeatRng::new([1; 32], g as u64),
+            SeatRng::new([2; 32], g as u64),
+        ];
         if g % 2 == 0 {
             play_game(d, &rec, &Random, &mut rngs, &mut NoTricks);
         } else {
@@ -396,7 +419,11 @@ fn the_network_plays_only_legal_cards_and_its_rows_ignore_their_batch() {
     let mut all = Vec::new();
     let mut alone = Vec::new();
     for (obs, hand, i) in &seen {
-        assert!(*i < hand.len(), "index {i} outside a hand of {}", hand.len());
+        assert!(
+            *i < hand.len(),
+            "index {i} outside a hand of {}",
+            hand.len()
+        );
         let row = net.run(obs, 1);
         assert_eq!(row.len(), CARDS);
         assert!(row.iter().all(|x| x.is_finite()), "{row:?}");
@@ -408,7 +435,10 @@ fn the_network_plays_only_legal_cards_and_its_rows_ignore_their_batch() {
             .filter(|&id| !hand.contains(&enc.card_of(id).unwrap()))
             .map(|id| w[id] / total)
             .sum();
-        assert!(off < 1e-6, "{off} of the mass on cards not in hand {hand:?}");
+        assert!(
+            off < 1e-6,
+            "{off} of the mass on cards not in hand {hand:?}"
+        );
         // argmax: the chosen card is the hand's most probable.
         let best = hand
             .iter()
@@ -463,10 +493,16 @@ fn changing_the_model_file_reruns_exactly_its_matchups() {
         .into_iter()
         .filter(|j| j.starts_with("simulate/"))
         .collect();
-    let want: Vec<String> = ["bot-vs-bot", "bot-vs-greedy", "bot-vs-random", "greedy-vs-bot", "random-vs-bot"]
-        .iter()
-        .map(|m| format!("simulate/paper/{m}"))
-        .collect();
+    let want: Vec<String> = [
+        "bot-vs-bot",
+        "bot-vs-greedy",
+        "bot-vs-random",
+        "greedy-vs-bot",
+        "random-vs-bot",
+    ]
+    .iter()
+    .map(|m| format!("simulate/paper/{m}"))
+    .collect();
     assert_eq!(sims, want, "{out}");
     for line in out
         .lines()
@@ -478,7 +514,11 @@ fn changing_the_model_file_reruns_exactly_its_matchups() {
     std::fs::write(d.join("models/bot.onnx"), &original).unwrap();
     let st = briscola(&["status"], d);
     assert_exit(&st, 0);
-    assert!(with_outcome(&stdout(&st), "would-run").is_empty(), "{}", stdout(&st));
+    assert!(
+        with_outcome(&stdout(&st), "would-run").is_empty(),
+        "{}",
+        stdout(&st)
+    );
 }
 
 /// The network describes the standard two-player game only: a study under other rules that
@@ -496,7 +536,12 @@ fn other_rules_are_refused_with_exit_2() {
     assert_exit(&o, 2);
     let err = stderr(&o);
     assert!(!err.contains("panicked"), "{err}");
-    for m in ["pipeline.toml", "variants.lf.rules", "`bot` (onnx)", "standard two-player rules"] {
+    for m in [
+        "pipeline.toml",
+        "variants.lf.rules",
+        "`bot` (onnx)",
+        "standard two-player rules",
+    ] {
         assert!(err.contains(m), "stderr lacks {m:?}\n{err}");
     }
 }

@@ -228,7 +228,10 @@ impl OnnxModel {
     pub fn run(&self, inputs: &[f32], rows: usize) -> Vec<f32> {
         match self.run_raw(inputs, rows) {
             Ok((out, _)) => out,
-            Err(e) => panic!("model {} failed on a {rows}-row batch: {e}", self.path.display()),
+            Err(e) => panic!(
+                "model {} failed on a {rows}-row batch: {e}",
+                self.path.display()
+            ),
         }
     }
 

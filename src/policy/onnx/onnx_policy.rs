@@ -57,17 +57,16 @@ impl OnnxPolicy {
         self.encoding().encode(v, &mut out[start..]);
     }
 
-    /// The decision for `v` given the network's output row `probs` (40 values): the index into
+    /// The decision for `v` given the network's output row `scores` (40 logits): the index into
     /// the hand and the chosen card's probability (softmax over the hand).
-    pub fn decide(&self, v: &SeatView<'_>, probs: &[f32], rng: &mut SeatRng) -> (usize, f64) {
-        debug_assert_eq!(probs.len(), CARDS);
+    pub fn decide(&self, v: &SeatView<'_>, scores: &[f32], rng: &mut SeatRng) -> (usize, f64) {
+        debug_assert_eq!(scores.len(), CARDS);
         let enc = self.encoding();
-        self.sampling
-            .pick(v.hand, |c| probs[enc.net_id(c)], rng)
+        self.sampling.pick(v.hand, |c| scores[enc.net_id(c)], rng)
     }
 
-    /// The network's output row for `v` alone.
-    pub fn probabilities(&self, v: &SeatView<'_>) -> Vec<f32> {
+    /// The network's output row (a logit per card id) for `v` alone.
+    pub fn scores(&self, v: &SeatView<'_>) -> Vec<f32> {
         let mut input = Vec::new();
         self.encode(v, &mut input);
         self.model.run(&input, 1)
@@ -75,8 +74,8 @@ impl OnnxPolicy {
 
     /// [`Policy::choose`], with the network's probability of the card in words.
     pub fn explain(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> Explanation {
-        let probs = self.probabilities(v);
-        let (index, p) = self.decide(v, &probs, rng);
+        let scores = self.scores(v);
+        let (index, p) = self.decide(v, &scores, rng);
         Explanation {
             index,
             card: v.hand[index],
@@ -88,7 +87,7 @@ impl OnnxPolicy {
 
 impl Policy for OnnxPolicy {
     fn choose(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> usize {
-        let probs = self.probabilities(v);
-        self.decide(v, &probs, rng).0
+        let scores = self.scores(v);
+        self.decide(v, &scores, rng).0
     }
 }

@@ -61,7 +61,10 @@ impl Sampling {
             scores.iter().map(|&q| (q - top).exp()).collect()
         } else {
             // No finite score (all -inf, or +inf): the best ones share evenly.
-            scores.iter().map(|&q| f64::from(u8::from(q == top))).collect()
+            scores
+                .iter()
+                .map(|&q| f64::from(u8::from(q == top)))
+                .collect()
         };
         let total: f64 = weights.iter().sum();
         let share = |i: usize| weights[i] / total;
