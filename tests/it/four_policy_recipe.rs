@@ -81,9 +81,22 @@ fn without(config: &str, header: &str) -> String {
     join(&pre, &kept)
 }
 
+/// The recipe at test size: a few games per matchup, and the leagues (whose search agent costs
+/// ~20 ms a game) at 4 deals per pair.
 fn scaled(text: &str) -> String {
     text.replace("111_111", "60")
         .replace("games = 1_000_000", "games = 900")
+        .lines()
+        .map(|l| {
+            if l.starts_with("games_per_pair = ") {
+                "games_per_pair = 4"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
 }
 
 fn committed_config() -> String {

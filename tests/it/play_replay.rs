@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::common::*;
 
-/// The committed study without variants, 900 games requested (100 per matchup): the
+/// The committed study without variants, sweeps and leagues, 900 games requested (100 per matchup): the
 /// dotnet-replay stream starts at the same position, so game 1 is the paper's game 1.
 fn small_paper_config() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("pipeline.toml");
@@ -21,7 +21,11 @@ fn small_paper_config() -> String {
     let mut in_variant = false;
     for line in text.lines() {
         if line.trim_start().starts_with('[') {
-            in_variant = line.trim_start().starts_with("[variants.");
+            // The further studies, sweeps and leagues are not needed to replay the paper.
+            let l = line.trim_start();
+            in_variant = l.starts_with("[variants.")
+                || l.starts_with("[sweeps.")
+                || l.starts_with("[leagues.");
         }
         if !in_variant {
             out.push_str(line);
