@@ -116,7 +116,7 @@ fn study_shard(
             names.join(", ")
         )));
     };
-    let all = Matchup::all(&s.policies);
+    let all = Matchup::all(s.policies());
     let Some(m) = all.iter().find(|m| m.slug() == matchup) else {
         let names: Vec<String> = all.iter().map(Matchup::slug).collect();
         return Err(bad(format!(

@@ -205,9 +205,9 @@ fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
         Some(DealSourceArg::Chacha) => DealSourceKind::Chacha,
         None => main
             .as_ref()
-            .map_or(DealSourceKind::DotnetReplay, |s| s.deal_source),
+            .map_or(DealSourceKind::DotnetReplay, |s| s.deal_source()),
     };
-    let seed = a.seed.or(main.as_ref().map(|s| s.seed)).unwrap_or(42);
+    let seed = a.seed.or(main.as_ref().map(|s| s.seed())).unwrap_or(42);
     let per = match (a.games, main.as_ref().map(|s| s.games)) {
         (Some(g), _) | (None, Some(GameCount::Total(g))) => {
             match total_games_problem(g, k as usize) {
@@ -246,7 +246,7 @@ fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
         )),
         other => usage(format!("--policies: {other}")),
     })
-    .map(|t| t.with_trick_log(a.trick_log || main.as_ref().is_some_and(|s| s.trick_log)))
+    .map(|t| t.with_trick_log(a.trick_log || main.as_ref().is_some_and(|s| s.trick_log())))
 }
 
 /// Run `simulate`.
@@ -413,7 +413,7 @@ fn source_from_study(config: &Path, name: &str) -> Result<Source, CliError> {
     };
     let layout = Layout::for_config(config);
     let per = study.games_per_matchup();
-    let shards = Matchup::all(&study.policies)
+    let shards = Matchup::all(study.policies())
         .into_iter()
         .map(|m| ExportShard {
             match_id: m.match_id,
@@ -425,10 +425,10 @@ fn source_from_study(config: &Path, name: &str) -> Result<Source, CliError> {
         .collect();
     let metadata = metadata(
         &study.name,
-        study.seed,
-        study.deal_source,
+        study.seed(),
+        study.deal_source(),
         per,
-        &study.policies,
+        study.policies(),
         sha256_file(config)?,
     );
     Ok(Source { shards, metadata })

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::policy_defs::PolicyResolver;
 use crate::policy::{PolicyKind, PolicySpec, TieBreak};
-use crate::tournament::DealSourceKind;
+use crate::tournament::{DealSourceKind, TournamentSpec};
 
 pub use crate::tournament::MAX_GAMES;
 use crate::tournament::{GamesProblem, per_matchup_problem, total_games_problem};
@@ -354,26 +354,18 @@ pub struct Config {
 }
 
 /// One concrete study to simulate and analyse: the main one (`[study] name`) or a variant.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Study {
     /// The main study's `[study] name`, else the variant's name.
     pub name: String,
     /// Human label.
     pub label: String,
-    /// Deal source.
-    pub deal_source: DealSourceKind,
-    /// Seed.
-    pub seed: i64,
-    /// How many games: in all, or per matchup.
+    /// How many games, as the configuration asks: in all, or per matchup.
     pub games: GameCount,
-    /// The policies, in matchup order, fully specified.
-    pub policies: Vec<PolicySpec>,
-    /// The rules its games are played under (the standard game for the main study).
-    pub rules: crate::game::RulesSpec,
-    /// How a follower reads "win the trick" when its partner is winning.
-    pub reading: crate::policy::FollowReading,
-    /// Whether its shards write the trick table too (`simulate.trick_log`).
-    pub trick_log: bool,
+    /// What is played: the policies in matchup order, deal source, seed, games per matchup,
+    /// rules, reading and trick log. `briscola simulate` builds the same type from its flags,
+    /// and both turn matchups into shards through [`TournamentSpec::shard_spec`].
+    pub tournament: TournamentSpec,
     /// Scored against the paper even when its design is its own (`compare_to_paper = true`).
     pub compare_to_paper: bool,
 }
@@ -398,19 +390,56 @@ impl GameCount {
     }
 }
 
+impl GameCount {
+    /// Games each ordered matchup plays among `k` policies.
+    pub fn per_matchup(self, k: usize) -> u64 {
+        let cells = (k as u64 * k as u64).max(1);
+        match self {
+            GameCount::Total(n) => n / cells,
+            GameCount::PerMatchup(p) => p,
+        }
+    }
+}
+
 impl Study {
     /// Games each ordered matchup plays.
     pub fn games_per_matchup(&self) -> u64 {
-        let k = self.policies.len() as u64;
-        match self.games {
-            GameCount::Total(n) => n / (k * k),
-            GameCount::PerMatchup(p) => p,
-        }
+        self.tournament.games_per_matchup()
+    }
+
+    /// The policies, in matchup order, fully specified.
+    pub fn policies(&self) -> &[PolicySpec] {
+        self.tournament.policies()
+    }
+
+    /// Deal source.
+    pub fn deal_source(&self) -> DealSourceKind {
+        self.tournament.deal_source()
+    }
+
+    /// Seed.
+    pub fn seed(&self) -> i64 {
+        self.tournament.seed()
+    }
+
+    /// The rules its games are played under (the standard game for the main study).
+    pub fn rules(&self) -> crate::game::RulesSpec {
+        self.tournament.rules()
+    }
+
+    /// How a follower reads "win the trick" when its partner is winning.
+    pub fn reading(&self) -> crate::policy::FollowReading {
+        self.tournament.reading()
+    }
+
+    /// Whether its shards write the trick table too (`simulate.trick_log`).
+    pub fn trick_log(&self) -> bool {
+        self.tournament.trick_log()
     }
 
     /// Games requested in all (for `PerMatchup`, the total played).
     pub fn games_requested(&self) -> u64 {
-        let k = self.policies.len() as u64;
+        let k = self.policies().len() as u64;
         match self.games {
             GameCount::Total(n) => n,
             GameCount::PerMatchup(p) => p * k * k,
@@ -891,6 +920,7 @@ impl Config {
                 .map(|n| self.policy_spec(n, tie))
                 .collect()
         };
+        let main_games = self.main_games();
         let mut out = vec![Study {
             name: self.main_name().to_string(),
             label: self
@@ -898,31 +928,48 @@ impl Config {
                 .label
                 .clone()
                 .unwrap_or_else(|| DEFAULT_MAIN_LABEL.to_string()),
-            deal_source: self.simulate.deal_source,
-            seed: self.simulate.seed,
-            games: self.main_games(),
-            policies: policies(None),
-            rules: Default::default(),
-            reading: Default::default(),
-            trick_log: self.simulate.trick_log,
+            games: main_games,
+            tournament: self.tournament(
+                policies(None),
+                self.simulate.deal_source,
+                self.simulate.seed,
+                main_games,
+            ),
             compare_to_paper: self.study.compare_to_paper.unwrap_or(false),
         }];
         for (name, v) in &self.variants {
+            let games = GameCount::from_fields(v.games, v.games_per_matchup).unwrap_or(main_games);
+            let tournament = self.tournament(
+                self.variant_policies(v),
+                v.deal_source.unwrap_or(self.simulate.deal_source),
+                v.seed.unwrap_or(self.simulate.seed),
+                games,
+            );
             out.push(Study {
                 name: name.clone(),
                 label: v.label.clone(),
-                deal_source: v.deal_source.unwrap_or(self.simulate.deal_source),
-                seed: v.seed.unwrap_or(self.simulate.seed),
-                games: GameCount::from_fields(v.games, v.games_per_matchup)
-                    .unwrap_or_else(|| self.main_games()),
-                policies: self.variant_policies(v),
-                rules: v.rules.unwrap_or_default(),
-                reading: v.reading.unwrap_or_default(),
-                trick_log: self.simulate.trick_log,
+                games,
+                tournament: tournament
+                    .with_rules(v.rules.unwrap_or_default(), v.reading.unwrap_or_default()),
                 compare_to_paper: v.compare_to_paper.unwrap_or(false),
             });
         }
         out
+    }
+
+    /// A study's tournament, through the same checks `briscola simulate` runs
+    /// ([`TournamentSpec::new`]); validation has already refused what they refuse.
+    fn tournament(
+        &self,
+        policies: Vec<PolicySpec>,
+        deal_source: DealSourceKind,
+        seed: i64,
+        games: GameCount,
+    ) -> TournamentSpec {
+        let per = games.per_matchup(policies.len());
+        TournamentSpec::new(policies, deal_source, seed, per)
+            .unwrap_or_else(|e| panic!("a validated config builds its tournaments: {e}"))
+            .with_trick_log(self.simulate.trick_log)
     }
 
     /// A variant's policies: its own list (or the main one), each with the variant's tie-break
@@ -993,13 +1040,8 @@ impl Config {
 fn check_distinct_designs(studies: &[Study]) -> Result<(), (String, String)> {
     for (i, a) in studies.iter().enumerate() {
         for b in &studies[..i] {
-            if a.deal_source == b.deal_source
-                && a.seed == b.seed
-                && a.games_per_matchup() == b.games_per_matchup()
-                && a.policies == b.policies
-                && a.rules == b.rules
-                && a.reading == b.reading
-            {
+            // The same tournament (policies, deals, seed, games per matchup, rules, reading).
+            if a.tournament == b.tournament {
                 let field = if i == 0 {
                     "simulate".to_string()
                 } else {
@@ -1011,8 +1053,8 @@ fn check_distinct_designs(studies: &[Study]) -> Result<(), (String, String)> {
                         "studies `{}` and `{}` have the same design (deal_source {}, seed {}, {} games per matchup, the same policies and rules), so they would simulate the same games twice; remove one, or change its seed, deals, games, policies or rules",
                         b.name,
                         a.name,
-                        a.deal_source.as_str(),
-                        a.seed,
+                        a.deal_source().as_str(),
+                        a.seed(),
                         a.games_per_matchup()
                     ),
                 ));

@@ -341,14 +341,14 @@ fn game_count(main: &StudyResults) -> Finding {
     Finding {
         id: "game-count".into(),
         title: format!(
-            "The tournament has {} games, not 10^6",
+            "The abstract's 10^6 games are {} (a rounding the body states)",
             thousands(i128::from(s.games_total))
         ),
         paper_says:
             "Abstract and §1: \"a round-robin Monte Carlo tournament of 10^6 simulated games\"."
                 .into(),
         we_find: format!(
-            "Each of the {} ordered matchups plays floor({} / {}) = {} games, so {} games are played in all; {} requested game(s) are never played.",
+            "Each of the {} ordered matchups plays floor({} / {}) = {} games, so {} games are played in all; {} requested game(s) are never played. §3 and §5 state this count themselves (N = 999 999): only the abstract and §1 round it to 10^6, a harmless rounding listed for completeness.",
             k * k,
             thousands(i128::from(s.games_requested)),
             k * k,

@@ -64,7 +64,7 @@ fn claims(r: &LeagueResults) -> Vec<String> {
     let mut out = Vec::new();
     if r.gaps.is_empty() {
         out.push(format!(
-            "No learned or search agent plays in league `{}` (agents: {}), so the gap section 6 speculates about is not measured here; add a BriscolaBot or search policy to the league's `agents`.",
+            "No learned or search agent plays in league `{}` (agents: {}), so this league does not measure the gap section 6 speculates about; a league with a search or learned agent among its policies does.",
             r.name,
             if r.settings.agents.is_empty() {
                 "none".to_string()

@@ -152,6 +152,30 @@ pub struct TeamStudy {
     pub reference_dominates_all: bool,
     /// ... and every one of those dominances is significant.
     pub reference_dominance_significant: bool,
+    /// The reference's place in the standings (1 = first) and how many policies there are.
+    pub reference_rank: usize,
+    /// Policies in the standings.
+    pub policies: usize,
+    /// The reference loses every pair in both seatings, every interval clear of one half.
+    pub reference_loses_all: bool,
+    /// The paper's conjecture read as it states it (section 6: "the draw-order effect
+    /// identified here is, if anything, more pronounced in the four-player game"), the
+    /// draw-order effect being what the paper credits for greedy's edge: the reference's mean
+    /// edge here and in the two-player reference study.
+    pub draw_order_effect: Option<DrawOrderEffect>,
+}
+
+/// The reference policy's mean edge with partners against the two-player game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DrawOrderEffect {
+    /// The two-player study.
+    pub two_player: String,
+    /// The reference's mean edge over the other policies in the team study.
+    pub team_edge: f64,
+    /// ... and in the two-player study.
+    pub two_player_edge: f64,
+    /// The team edge is the larger (the conjecture's direction).
+    pub larger: bool,
 }
 
 /// One pair's edge in the reference study and in the loser-first study.
@@ -497,13 +521,43 @@ impl VariantsView {
                         .iter()
                         .filter(|d| d.winner == reference)
                         .all(|d| d.significant);
+                let st = standings(s);
+                let rank_of = |st: &VariantStandings| {
+                    st.standings.iter().find(|x| x.policy == reference).cloned()
+                };
+                let mine = rank_of(&st);
+                let loses_all = st
+                    .edges
+                    .iter()
+                    .filter(|e| e.a == reference || e.b == reference)
+                    .all(|e| {
+                        if e.a == reference {
+                            e.hi < 0.5
+                        } else {
+                            e.lo > 0.5
+                        }
+                    });
+                let draw_order_effect = two.and_then(|two| {
+                    let theirs = rank_of(&standings(two))?;
+                    let team_edge = mine.as_ref()?.mean_edge;
+                    Some(DrawOrderEffect {
+                        two_player: two.name.clone(),
+                        team_edge,
+                        two_player_edge: theirs.mean_edge,
+                        larger: team_edge > theirs.mean_edge,
+                    })
+                });
                 team.push(TeamStudy {
-                    standings: standings(s),
                     players: r.players,
                     reading: reading_of(s),
-                    reference,
                     reference_dominates_all: c.reference_dominates_all,
                     reference_dominance_significant: significant,
+                    reference_rank: mine.map_or(0, |m| m.rank),
+                    policies: st.standings.len(),
+                    reference_loses_all: loses_all,
+                    draw_order_effect,
+                    standings: st,
+                    reference,
                 });
                 if let Some(two) = two {
                     briscola.extend(briscola_effect(s, two));

@@ -9,7 +9,8 @@
 use super::deal_source::DealSourceKind;
 use super::matchup::Matchup;
 use super::shard::ShardSpec;
-use crate::policy::{MAX_THRESHOLD, PolicySpec};
+use crate::game::RulesSpec;
+use crate::policy::{FollowReading, MAX_THRESHOLD, PolicySpec};
 
 /// Largest number of games one tournament (one study) may request.
 pub const MAX_GAMES: u64 = 1_000_000_000;
@@ -101,6 +102,8 @@ pub struct TournamentSpec {
     seed: i64,
     games_per_matchup: u64,
     trick_log: bool,
+    rules: RulesSpec,
+    reading: FollowReading,
 }
 
 impl TournamentSpec {
@@ -140,7 +143,29 @@ impl TournamentSpec {
             seed,
             games_per_matchup,
             trick_log: false,
+            rules: RulesSpec::default(),
+            reading: FollowReading::Verbatim,
         })
+    }
+
+    /// The same tournament played under `rules`, followers reading "win the trick" as
+    /// `reading` (the shards check that their tables can hold the variant before playing).
+    pub fn with_rules(self, rules: RulesSpec, reading: FollowReading) -> TournamentSpec {
+        TournamentSpec {
+            rules,
+            reading,
+            ..self
+        }
+    }
+
+    /// The rules its games are played under.
+    pub fn rules(&self) -> RulesSpec {
+        self.rules
+    }
+
+    /// How a follower reads "win the trick" when its partner is winning.
+    pub fn reading(&self) -> FollowReading {
+        self.reading
     }
 
     /// The same tournament, writing each shard's trick table when `on` (see
@@ -179,25 +204,31 @@ impl TournamentSpec {
         self.games_per_matchup * k * k
     }
 
-    /// Shard specs, in MatchId order.
+    /// Shard specs, in MatchId order: the one place a study's or `briscola simulate`'s
+    /// matchups become shards.
     pub fn shard_specs(&self) -> Vec<(Matchup, ShardSpec)> {
         Matchup::all(&self.policies)
             .into_iter()
             .map(|m| {
-                let spec = ShardSpec::for_matchup(
-                    self.deal_source,
-                    self.seed,
-                    crate::game::RulesSpec::default(),
-                    self.games_per_matchup,
-                    &m,
-                );
-                let spec = ShardSpec {
-                    trick_log: self.trick_log,
-                    ..spec
-                };
+                let spec = self.shard_spec(&m);
                 (m, spec)
             })
             .collect()
+    }
+
+    /// The shard of matchup `m` (one of [`Matchup::all`] of its policies).
+    pub fn shard_spec(&self, m: &Matchup) -> ShardSpec {
+        ShardSpec {
+            trick_log: self.trick_log,
+            reading: self.reading,
+            ..ShardSpec::for_matchup(
+                self.deal_source,
+                self.seed,
+                self.rules,
+                self.games_per_matchup,
+                m,
+            )
+        }
     }
 }
 

@@ -32,7 +32,7 @@ fn correlate(runs: &[(f64, f64, u64)]) -> (Option<f64>, Option<f64>) {
 
 /// One job per matchup.
 pub fn jobs(study: &Study) -> Vec<Job> {
-    Matchup::all(&study.policies)
+    Matchup::all(study.policies())
         .into_iter()
         .map(|m| {
             let sim = super::simulate::job_id(&study.name, &m);

@@ -82,7 +82,7 @@ pub fn read_json<T: DeserializeOwned>(
 
 /// The aggregate jobs of `study`, in matchup order: the inputs of its test and regress jobs.
 pub fn shard_count_deps(study: &crate::pipeline::config::Study) -> Vec<String> {
-    crate::tournament::Matchup::all(&study.policies)
+    crate::tournament::Matchup::all(study.policies())
         .iter()
         .map(|m| aggregate::job_id(&study.name, m))
         .collect()

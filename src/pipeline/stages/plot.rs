@@ -21,15 +21,16 @@ pub fn metas(cfg: &Config) -> Vec<StudyMeta> {
             name: s.name.clone(),
             label: s.label.clone(),
             settings: crate::results::StudySettings {
-                deal_source: s.deal_source.as_str().to_string(),
-                seed: s.seed,
+                deal_source: s.deal_source().as_str().to_string(),
+                seed: s.seed(),
                 games_requested: s.games_requested(),
                 games_per_matchup: s.games_per_matchup(),
-                games_total: s.games_per_matchup() * (s.policies.len() * s.policies.len()) as u64,
-                policies: s.policies.clone(),
-                rules: (s.rules != crate::game::RulesSpec::default())
-                    .then(|| serde_json::to_string(&s.rules).unwrap_or_default()),
-                reading: (!s.reading.is_verbatim()).then(|| s.reading.as_str().to_string()),
+                games_total: s.games_per_matchup()
+                    * (s.policies().len() * s.policies().len()) as u64,
+                policies: s.policies().to_vec(),
+                rules: (s.rules() != crate::game::RulesSpec::default())
+                    .then(|| serde_json::to_string(&s.rules()).unwrap_or_default()),
+                reading: (!s.reading().is_verbatim()).then(|| s.reading().as_str().to_string()),
             },
         })
         .collect()

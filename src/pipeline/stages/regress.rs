@@ -24,7 +24,7 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
     let settings = RegressSettings {
         reference_policy: cfg.regress.reference_policy.clone(),
         confidence: cfg.regress.confidence,
-        policies: study.policies.iter().map(|p| p.name.clone()).collect(),
+        policies: study.policies().iter().map(|p| p.name.clone()).collect(),
     };
     let order = deps.clone();
     Job {

@@ -18,28 +18,15 @@ pub fn job_id(study: &str, m: &Matchup) -> String {
     format!("simulate/{study}/{}", m.slug())
 }
 
-/// The shard spec of matchup `m` of `study`.
-pub fn shard_spec(study: &Study, m: &Matchup) -> ShardSpec {
-    ShardSpec {
-        trick_log: study.trick_log,
-        reading: study.reading,
-        ..ShardSpec::for_matchup(
-            study.deal_source,
-            study.seed,
-            study.rules,
-            study.games_per_matchup(),
-            m,
-        )
-    }
-}
-
-/// One job per matchup.
+/// One job per matchup, its shard from the study's tournament
+/// ([`crate::tournament::TournamentSpec::shard_specs`], as `briscola simulate` builds them).
 pub fn jobs(study: &Study) -> Vec<Job> {
-    Matchup::all(&study.policies)
+    study
+        .tournament
+        .shard_specs()
         .into_iter()
-        .map(|m| {
-            let spec = shard_spec(study, &m);
-            let note = match study.deal_source {
+        .map(|(m, spec)| {
+            let note = match study.deal_source() {
                 DealSourceKind::DotnetReplay => Some(
                     "dotnet-replay: one System.Random stream runs through every matchup in order, so this shard's deals depend on its position (first_game); changing the policy list or game count re-simulates every shard".to_string(),
                 ),

@@ -28,7 +28,7 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
         baseline: cfg.test.baseline.clone(),
         power_delta: cfg.test.power_delta,
         power_n: cfg.test.power_n,
-        policies: study.policies.iter().map(|p| p.name.clone()).collect(),
+        policies: study.policies().iter().map(|p| p.name.clone()).collect(),
     };
     let order = deps.clone();
     Job {
