@@ -248,4 +248,58 @@ mod tests {
         assert!(plane_of(&x, LED).is_empty());
         assert_eq!(plane_of(&x, FACE_UP), vec![16]);
     }
+
+    /// The model README: the face-up card's plane is "set for the whole game, even after it is
+    /// drawn or played". Drawn (in the hand, stock empty) it is in both the hand and the face-up
+    /// planes; played (in a completed trick) in both the completed and the face-up planes. Points
+    /// are the seat's own first: 58 and 40 are 58/120 and 40/120.
+    #[test]
+    fn the_face_up_card_keeps_its_plane_after_it_is_drawn_and_played() {
+        let face_up = card(Suit::Bastoni, 5);
+        let hand = [face_up, card(Suit::Oro, 3)];
+        let v = SeatView {
+            hand: &hand,
+            table: None,
+            trump: Suit::Bastoni,
+            face_up,
+            played: 0,
+            stock_left: 0,
+            trick: 19,
+            my_points: 58,
+            opp_points: 40,
+            players: 2,
+            seat: 0,
+            trick_cards: &[],
+            partner_winning: false,
+            no_trump: false,
+            open_hand: &[],
+            stock_top: None,
+        };
+        let mut x = vec![0.0; E.input_len()];
+        E.encode(&v, &mut x);
+        let plane =
+            |x: &[f32], at: usize| (0..CARDS).filter(|&i| x[at + i] != 0.0).collect::<Vec<_>>();
+        // 5 di Bastoni is 4; 3 di Oro (Denari) is 22.
+        assert_eq!(plane(&x, FACE_UP), vec![4]);
+        assert_eq!(plane(&x, HAND), vec![4, 22]);
+        assert!(plane(&x, COMPLETED).is_empty());
+        assert!(plane(&x, LED).is_empty());
+        assert_eq!((x[MY_POINTS], x[OPP_POINTS]), (58.0 / 120.0, 40.0 / 120.0));
+
+        let hand = [card(Suit::Oro, 3)];
+        let v = SeatView {
+            hand: &hand,
+            played: 1u64 << face_up.id() | 1u64 << card(Suit::Spade, 1).id(),
+            trick: 20,
+            ..v
+        };
+        E.encode(&v, &mut x);
+        assert_eq!(plane(&x, FACE_UP), vec![4]);
+        assert_eq!(
+            plane(&x, COMPLETED),
+            vec![4, 30],
+            "5 di Bastoni and Asso di Spade"
+        );
+        assert_eq!(plane(&x, HAND), vec![22]);
+    }
 }
