@@ -525,16 +525,7 @@ impl Config {
                 message: "write the executor settings as one `[executor]` table (a header line followed by its keys), not inline, so they can be kept out of the report".into(),
             }
         })?;
-        cfg.validate().map_err(|(field, message)| {
-            let (line, column) = locator.position_of(&field);
-            ConfigError::Invalid {
-                path: path.to_path_buf(),
-                line,
-                column,
-                field,
-                message,
-            }
-        })?;
+        // Every defined policy first: the study checks in `validate` resolve them.
         PolicyResolver::new(&cfg.policies, &cfg.base_dir)
             .check_all()
             .map_err(|e| {
@@ -550,6 +541,16 @@ impl Config {
                     message: e.message,
                 }
             })?;
+        cfg.validate().map_err(|(field, message)| {
+            let (line, column) = locator.position_of(&field);
+            ConfigError::Invalid {
+                path: path.to_path_buf(),
+                line,
+                column,
+                field,
+                message,
+            }
+        })?;
         super::sweep_config::sweeps(&cfg).map_err(|(field, message)| {
             let (line, column) = locator.position_of(&field);
             ConfigError::Invalid {

@@ -74,7 +74,7 @@ impl StudyKind {
             StudyKind::Replay => "exact replay of the paper's deals and policies",
             StudyKind::Variant => "the paper's deals with other policy or rules settings",
             StudyKind::Replication => "the paper's design on independent deals",
-            StudyKind::Own => "a study of its own design (not scored against the paper)",
+            StudyKind::Own => "a study of its own design, not scored against the paper",
         }
     }
 }

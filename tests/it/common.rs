@@ -96,6 +96,16 @@ pub fn study(text: &str) -> tempfile::TempDir {
     write_config(dir.path(), text);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     copy_dir(&root.join("templates"), &dir.path().join("templates"));
+    // A study that plays a shipped network (the committed file's `briscolabot`) finds it, as
+    // beside the committed file, under `models/`.
+    if text.contains("models/") {
+        for e in fs::read_dir(root.join("models")).expect("models/") {
+            let e = e.expect("entry");
+            if e.path().is_dir() {
+                copy_dir(&e.path(), &dir.path().join("models").join(e.file_name()));
+            }
+        }
+    }
     dir
 }
 

@@ -271,3 +271,20 @@ fn config_fuzz_through_the_binary_exits_0_or_2() {
     eprintln!("config fuzz through the binary: exit codes {seen:?}");
     write_config(dir.path(), COMMITTED);
 }
+
+/// A field that does not belong to a policy's kind is an error naming it even when a variant
+/// with other rules uses that policy: the variant's rules check resolves its policies, so the
+/// policy check runs first (the config fuzz test found this as a panic, seeded case 2936).
+#[test]
+fn a_bad_policy_field_used_by_a_rules_variant_is_exit_2_not_a_panic() {
+    let text = BASE_CONFIG.replacen("threshold = 10\n", "threshold = 10\nworlds = 16\n", 1)
+        + "\n[variants.lf]\nlabel = \"loser first\"\nrules = { draw_order = \"loser-first\" }\n";
+    let dir = study(&text);
+    let o = briscola(&["status"], dir.path());
+    assert_exit(&o, 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("pipeline.toml:") && err.contains("policies.hoarder.worlds"),
+        "{err}"
+    );
+}

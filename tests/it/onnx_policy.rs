@@ -377,8 +377,11 @@ fn bad_model_inputs_exit_2_naming_file_field_and_valid_values() {
     }
 }
 
+/// One recorded decision: the observation, the hand and the card chosen (its index).
+type Decision = (Vec<f32>, Vec<Card>, usize);
+
 /// A seat that plays the network and keeps each decision's observation, hand and choice.
-struct Recorder<'a>(&'a OnnxPolicy, Mutex<Vec<(Vec<f32>, Vec<Card>, usize)>>);
+struct Recorder<'a>(&'a OnnxPolicy, Mutex<Vec<Decision>>);
 
 impl Policy for Recorder<'_> {
     fn choose(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> usize {
