@@ -55,6 +55,17 @@ impl<'a> SvgCanvas<'a> {
         }
     }
 
+    /// A closed shape's paint: filled with the style's colour, or outlined with it.
+    fn fill_or_stroke<S: BackendStyle>(&mut self, s: &S, fill: bool) {
+        if fill {
+            self.paint(s.color(), "fill");
+        } else {
+            self.body.push_str(" fill=\"none\"");
+            let _ = write!(self.body, " stroke-width=\"{}\"", s.stroke_width());
+            self.paint(s.color(), "stroke");
+        }
+    }
+
     fn points(&mut self, pts: impl IntoIterator<Item = BackendCoord>) {
         self.body.push_str(" points=\"");
         for (i, (x, y)) in pts.into_iter().enumerate() {
@@ -174,13 +185,7 @@ impl DrawingBackend for SvgCanvas<'_> {
                 b.0 - a.0,
                 b.1 - a.1
             );
-            if fill {
-                self.paint(s.color(), "fill");
-            } else {
-                self.body.push_str(" fill=\"none\"");
-                let _ = write!(self.body, " stroke-width=\"{}\"", s.stroke_width());
-                self.paint(s.color(), "stroke");
-            }
+            self.fill_or_stroke(s, fill);
             self.body.push_str("/>\n");
         }
         Ok(())
@@ -214,13 +219,7 @@ impl DrawingBackend for SvgCanvas<'_> {
                 "<circle cx=\"{}\" cy=\"{}\" r=\"{radius}\"",
                 c.0, c.1
             );
-            if fill {
-                self.paint(s.color(), "fill");
-            } else {
-                self.body.push_str(" fill=\"none\"");
-                let _ = write!(self.body, " stroke-width=\"{}\"", s.stroke_width());
-                self.paint(s.color(), "stroke");
-            }
+            self.fill_or_stroke(s, fill);
             self.body.push_str("/>\n");
         }
         Ok(())

@@ -203,13 +203,7 @@ pub fn write_figures(
         out.extend(write_study_figures(study, paper_breakeven, out_dir)?);
     }
     for sweep in &results.sweeps {
-        check_study_name(&sweep.name)?;
-        let dir = out_dir.join(&sweep.name);
-        std::fs::create_dir_all(&dir).map_err(|source| PlotError::Io {
-            path: dir.clone(),
-            source,
-        })?;
-        out.push(write_one(
+        out.push(write_named(
             &SweepFigure::new(sweep),
             &sweep.name,
             FigureKind::Sweep,
@@ -217,13 +211,7 @@ pub fn write_figures(
         )?);
     }
     for league in &results.leagues {
-        check_study_name(&league.name)?;
-        let dir = out_dir.join(&league.name);
-        std::fs::create_dir_all(&dir).map_err(|source| PlotError::Io {
-            path: dir.clone(),
-            source,
-        })?;
-        out.push(write_one(
+        out.push(write_named(
             &LeagueRatings::new(league),
             &league.name,
             FigureKind::Ratings,
@@ -231,4 +219,20 @@ pub fn write_figures(
         )?);
     }
     Ok(out)
+}
+
+/// A figure of its own (a sweep's, a league's) under `out_dir/name/`.
+fn write_named<F: Figure>(
+    fig: &F,
+    name: &str,
+    kind: FigureKind,
+    out_dir: &Path,
+) -> Result<FigureFile, PlotError> {
+    check_study_name(name)?;
+    let dir = out_dir.join(name);
+    std::fs::create_dir_all(&dir).map_err(|source| PlotError::Io {
+        path: dir.clone(),
+        source,
+    })?;
+    write_one(fig, name, kind, out_dir)
 }

@@ -123,22 +123,14 @@ impl StudyGame {
     /// The game's (G1, G2) cards per trick as the shard's trick table recorded them.
     pub fn recorded_cards(&self) -> Result<Vec<(Card, Card)>, ReplayError> {
         let path = self.dir.join(TRICKS_FILE);
-        let bad = |message: String| ReplayError::BadFile {
-            path: path.clone(),
-            message,
-        };
-        let p = path
-            .to_str()
-            .ok_or_else(|| bad("the path is not UTF-8".into()))?;
-        let id = self.table_id() as u32;
-        let df = LazyFrame::scan_parquet(PlRefPath::new(p), ScanArgsParquet::default())
-            .and_then(|lf| {
-                lf.filter(col("game_id").eq(lit(id)))
-                    .select([col("trick"), col("card_g1"), col("card_g2")])
-                    .sort(["trick"], Default::default())
-                    .collect()
-            })
-            .map_err(|e| bad(format!("cannot read the trick table: {e}")))?;
+        let bad = bad_file(&path);
+        let id = self.table_id();
+        let df = self.game_rows(
+            &path,
+            "trick table",
+            &["trick", "card_g1", "card_g2"],
+            Some("trick"),
+        )?;
         let column = |name: &str| -> Result<Vec<u8>, ReplayError> {
             let s = df
                 .column(name)
@@ -196,21 +188,9 @@ impl StudyGame {
     /// Check a replay's final points against the game's row of the shard's game table.
     fn confirm_points(&self, tricks: &[TrickRecord]) -> Result<(), ReplayError> {
         let path = self.dir.join(GAMES_FILE);
-        let bad = |message: String| ReplayError::BadFile {
-            path: path.clone(),
-            message,
-        };
-        let p = path
-            .to_str()
-            .ok_or_else(|| bad("the path is not UTF-8".into()))?;
-        let id = self.table_id() as u32;
-        let df = LazyFrame::scan_parquet(PlRefPath::new(p), ScanArgsParquet::default())
-            .and_then(|lf| {
-                lf.filter(col("game_id").eq(lit(id)))
-                    .select([col("points_g1"), col("points_g2")])
-                    .collect()
-            })
-            .map_err(|e| bad(format!("cannot read the game table: {e}")))?;
+        let bad = bad_file(&path);
+        let id = self.table_id();
+        let df = self.game_rows(&path, "game table", &["points_g1", "points_g2"], None)?;
         let points = |name: &str| -> Result<Option<u8>, ReplayError> {
             df.column(name)
                 .and_then(|c| c.u8().map(|ca| ca.get(0)))
@@ -223,7 +203,7 @@ impl StudyGame {
         }
         if recorded != (Some(played[0]), Some(played[1])) {
             return Err(ReplayError::Mismatch {
-                path,
+                path: path.clone(),
                 message: format!(
                     "game id {id}: the table has points {:?} / {:?}, the replay scores {} / {}; the code changed since the study ran: run `briscola run`",
                     recorded.0, recorded.1, played[0], played[1]
@@ -231,5 +211,41 @@ impl StudyGame {
             });
         }
         Ok(())
+    }
+
+    /// This game's rows of the shard table at `path` (the `what` of its errors), with
+    /// `columns`, sorted by `sort_by` when given.
+    fn game_rows(
+        &self,
+        path: &Path,
+        what: &str,
+        columns: &[&str],
+        sort_by: Option<&str>,
+    ) -> Result<DataFrame, ReplayError> {
+        let bad = bad_file(path);
+        let p = path
+            .to_str()
+            .ok_or_else(|| bad("the path is not UTF-8".into()))?;
+        let id = self.table_id() as u32;
+        LazyFrame::scan_parquet(PlRefPath::new(p), ScanArgsParquet::default())
+            .and_then(|lf| {
+                let lf = lf
+                    .filter(col("game_id").eq(lit(id)))
+                    .select(columns.iter().map(|c| col(*c)).collect::<Vec<_>>());
+                match sort_by {
+                    Some(c) => lf.sort([c], Default::default()),
+                    None => lf,
+                }
+                .collect()
+            })
+            .map_err(|e| bad(format!("cannot read the {what}: {e}")))
+    }
+}
+
+/// A [`ReplayError::BadFile`] about `path`.
+fn bad_file(path: &Path) -> impl Fn(String) -> ReplayError + '_ {
+    move |message| ReplayError::BadFile {
+        path: path.to_path_buf(),
+        message,
     }
 }

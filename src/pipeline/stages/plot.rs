@@ -36,14 +36,40 @@ pub fn metas(cfg: &Config) -> Vec<StudyMeta> {
         .collect()
 }
 
-/// The names of every league of `cfg`, in configuration order.
-pub fn league_names(cfg: &Config) -> Vec<String> {
-    cfg.leagues.keys().cloned().collect()
+/// The sweeps and leagues whose results the plot and render stages read beside the studies',
+/// by name, in configuration order.
+#[derive(Clone, Debug)]
+pub struct Extras {
+    /// Sweep names.
+    pub sweeps: Vec<String>,
+    /// League names.
+    pub leagues: Vec<String>,
+}
+
+impl Extras {
+    /// Those of `cfg`.
+    pub fn of(cfg: &Config) -> Extras {
+        Extras {
+            sweeps: cfg.sweeps.keys().cloned().collect(),
+            leagues: cfg.leagues.keys().cloned().collect(),
+        }
+    }
+
+    /// Name them in a job's params, each list only when it is not empty (so a config without
+    /// sweeps or leagues keeps its jobs' keys).
+    pub fn add_params(&self, params: &mut serde_json::Value) {
+        if !self.sweeps.is_empty() {
+            params["sweeps"] = serde_json::json!(self.sweeps);
+        }
+        if !self.leagues.is_empty() {
+            params["leagues"] = serde_json::json!(self.leagues);
+        }
+    }
 }
 
 /// The test and regress job ids every study contributes, then every sweep's job, then every
 /// league's fit.
-pub fn result_deps(metas: &[StudyMeta], sweeps: &[String], leagues: &[String]) -> Vec<String> {
+pub fn result_deps(metas: &[StudyMeta], extras: &Extras) -> Vec<String> {
     metas
         .iter()
         .flat_map(|m| {
@@ -52,14 +78,9 @@ pub fn result_deps(metas: &[StudyMeta], sweeps: &[String], leagues: &[String]) -
                 super::regress::job_id(&m.name),
             ]
         })
-        .chain(sweeps.iter().map(|s| super::sweep::job_id(s)))
-        .chain(leagues.iter().map(|l| super::league::job_id(l)))
+        .chain(extras.sweeps.iter().map(|s| super::sweep::job_id(s)))
+        .chain(extras.leagues.iter().map(|l| super::league::job_id(l)))
         .collect()
-}
-
-/// The names of `cfg`'s sweeps, in order.
-pub fn sweep_names(cfg: &Config) -> Vec<String> {
-    cfg.sweeps.keys().cloned().collect()
 }
 
 /// Read every study's results from the test and regress outputs, applying the plot section's
@@ -67,8 +88,7 @@ pub fn sweep_names(cfg: &Config) -> Vec<String> {
 pub fn load_results(
     inputs: &JobInputs,
     metas: &[StudyMeta],
-    sweeps: &[String],
-    leagues: &[String],
+    extras: &Extras,
     min_games_per_bin: u64,
 ) -> Result<Results, Box<dyn std::error::Error + Send + Sync>> {
     let mut studies = Vec::new();
@@ -92,17 +112,16 @@ pub fn load_results(
     }
     Ok(results(
         studies,
-        super::sweep::load(inputs, sweeps)?,
-        super::league::load(inputs, leagues)?,
+        super::sweep::load(inputs, &extras.sweeps)?,
+        super::league::load(inputs, &extras.leagues)?,
     ))
 }
 
 /// The plot job; `published` are the paper's figures (its break-even points are drawn).
 pub fn job(cfg: &Config, published: &Published) -> Job {
     let metas = metas(cfg);
-    let sweeps = sweep_names(cfg);
-    let leagues = league_names(cfg);
-    let deps = result_deps(&metas, &sweeps, &leagues);
+    let extras = Extras::of(cfg);
+    let deps = result_deps(&metas, &extras);
     let paper_breakeven = published.paper_breakeven();
     let min_bin = cfg.plot.min_games_per_bin;
     let mut params = serde_json::json!({
@@ -110,12 +129,7 @@ pub fn job(cfg: &Config, published: &Published) -> Job {
         "min_games_per_bin": min_bin,
         "paper_breakeven": paper_breakeven,
     });
-    if !sweeps.is_empty() {
-        params["sweeps"] = serde_json::json!(sweeps);
-    }
-    if !leagues.is_empty() {
-        params["leagues"] = serde_json::json!(leagues);
-    }
+    extras.add_params(&mut params);
     Job {
         id: "plot".into(),
         stage: StageName::Plot,
@@ -125,7 +139,7 @@ pub fn job(cfg: &Config, published: &Published) -> Job {
         publish: Some(crate::pipeline::layout::FIGURES_PUBLISH.into()),
         note: None,
         body: Box::new(move |inputs, out| {
-            let r = load_results(inputs, &metas, &sweeps, &leagues, min_bin)?;
+            let r = load_results(inputs, &metas, &extras, min_bin)?;
             crate::plot::write_figures(&r, &paper_breakeven, out)?;
             Ok(())
         }),

@@ -15,7 +15,7 @@ use crate::report::provenance::Provenance;
 use crate::report::published::Published;
 use crate::report::render::{FigureLocations, render_report};
 
-use super::plot::{league_names, load_results, metas, result_deps, sweep_names};
+use super::plot::{Extras, load_results, metas, result_deps};
 use super::write_json;
 
 /// The stage's code fingerprint.
@@ -27,9 +27,8 @@ pub const RESULTS_FILE: &str = "results.json";
 /// the published-figures file's text.
 pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: String) -> Job {
     let metas = metas(cfg);
-    let sweeps = sweep_names(cfg);
-    let leagues = league_names(cfg);
-    let mut deps = result_deps(&metas, &sweeps, &leagues);
+    let extras = Extras::of(cfg);
+    let mut deps = result_deps(&metas, &extras);
     deps.push("plot".to_string());
     let compare_to_paper: BTreeSet<String> = cfg
         .studies()
@@ -46,12 +45,7 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
         "published": { "path": cfg.study.published, "text": published_text },
         "config": { "name": cfg.source_name, "text": cfg.source_text },
     });
-    if !sweeps.is_empty() {
-        params["sweeps"] = serde_json::json!(sweeps);
-    }
-    if !leagues.is_empty() {
-        params["leagues"] = serde_json::json!(leagues);
-    }
+    extras.add_params(&mut params);
     // only when asked, so configs without it keep their params
     if !compare_to_paper.is_empty() {
         params["compare_to_paper"] = serde_json::json!(compare_to_paper);
@@ -71,7 +65,7 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
         publish: Some(REPORT_PUBLISH.into()),
         note: None,
         body: Box::new(move |inputs, out| {
-            let results = load_results(inputs, &metas, &sweeps, &leagues, min_bin)?;
+            let results = load_results(inputs, &metas, &extras, min_bin)?;
             let published = if published_path.is_empty() {
                 Published::default()
             } else {
