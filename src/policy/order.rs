@@ -109,16 +109,17 @@ fn attr(tie: TieBreak, c: Card) -> u32 {
     ATTR[tie as usize & 1][(c.id() & 63) as usize]
 }
 
-/// Index of the stable minimum of `key` over `hand`: the key is shifted left by two and the hand
-/// index put in the low bits, so equal keys resolve to the earliest card (as a stable sort then
-/// taking the first element would). Keys must fit in 30 bits.
+/// Index of the stable minimum of `key` over `hand` (at most 8 cards; Briscolone's hands hold
+/// 5): the key is shifted left by three and the hand index put in the low bits, so equal keys
+/// resolve to the earliest card (as a stable sort then taking the first element would). Keys
+/// must fit in 29 bits.
 #[inline(always)]
 pub fn stable_min(hand: &[Card], mut key: impl FnMut(Card) -> u32) -> usize {
     let mut best = u32::MAX;
     for (i, &c) in hand.iter().enumerate() {
-        best = best.min(key(c) << 2 | i as u32);
+        best = best.min(key(c) << 3 | i as u32);
     }
-    (best & 3) as usize
+    (best & 7) as usize
 }
 
 /// The leader rule of all three policies: the cheapest non-trump by points then strength,
@@ -157,5 +158,28 @@ pub fn follow_key(
         1 << 8 | only
     } else {
         (2 + (trumps_last && is_trump) as u32) << 8 | full
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Briscolone's five-card hands: the fifth card can be the pick, and equal keys still go
+    /// to the earliest card.
+    #[test]
+    fn stable_min_reaches_the_fifth_card() {
+        let c = |s, r| Card::new(s, r).unwrap();
+        let hand = [
+            c(Suit::Oro, 1),
+            c(Suit::Oro, 3),
+            c(Suit::Spade, 10),
+            c(Suit::Spade, 9),
+            c(Suit::Coppe, 2),
+        ];
+        let points = |card: Card| card.points() as u32;
+        assert_eq!(stable_min(&hand, points), 4);
+        assert_eq!(stable_min(&hand[..4], points), 3);
+        assert_eq!(stable_min(&hand, |_| 7), 0);
     }
 }

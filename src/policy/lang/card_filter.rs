@@ -24,7 +24,7 @@ pub(crate) const F_SIB_SEEN: u32 = 1 << 3;
 /// No unseen card of the card's suit is stronger (own hand and public cards accounted for).
 pub(crate) const F_MASTER: u32 = 1 << 4;
 /// Bits that depend on the view; the rest come from a per-card table.
-const DYNAMIC: u32 = F_TRUMP | F_LED_SUIT | F_WINS | F_SIB_SEEN | F_MASTER;
+pub(crate) const DYNAMIC: u32 = F_TRUMP | F_LED_SUIT | F_WINS | F_SIB_SEEN | F_MASTER;
 /// Bits that need a led card.
 pub(crate) const NEEDS_LED: u32 = F_LED_SUIT | F_WINS;
 /// Bits that cost a little more to compute (only when a program names them).
@@ -129,6 +129,11 @@ const fn static_table() -> [u32; 64] {
 }
 const STATIC: [u32; 64] = static_table();
 
+/// The view-independent feature bits of card id `id` (`id < 64`; ids 40..64 have none).
+pub(crate) fn static_features(id: usize) -> u32 {
+    STATIC[id & 63]
+}
+
 /// Per card id: the bits of the stronger cards of its suit.
 const fn stronger_table() -> [u64; 64] {
     let mut t = [0u64; 64];
@@ -155,31 +160,98 @@ const fn stronger_table() -> [u64; 64] {
 }
 const STRONGER: [u64; 64] = stronger_table();
 
+/// Per card id: its suit index in bits 4..6 and its in-suit strength in bits 0..4 (0 strongest).
+const fn suit_strength_table() -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut i = 0u8;
+    while i < 40 {
+        let c = match Card::from_id(i) {
+            Some(c) => c,
+            None => unreachable!(),
+        };
+        t[i as usize] = c.suit_index() << 4 | c.strength();
+        i += 1;
+    }
+    t
+}
+const SUIT_STRENGTH: [u8; 64] = suit_strength_table();
+
+/// The view-dependent feature bits of `c` in `v`'s position but the public-memory ones (trump,
+/// led suit, wins): the same bits [`features`] sets.
+#[inline(always)]
+pub(crate) fn dynamic_features(c: Card, v: &SeatView<'_>) -> u32 {
+    let a = suit_strength(c);
+    match v.table {
+        None => lead_bits(a, v.trump as u32),
+        Some(led) => follow_bits(a, suit_strength(led), v.trump as u32),
+    }
+}
+
+/// A card's suit index (bits 4..6) and in-suit strength (bits 0..4, 0 strongest), one load.
+#[inline(always)]
+pub(crate) fn suit_strength(c: Card) -> u32 {
+    SUIT_STRENGTH[(c.id() & 63) as usize] as u32
+}
+
+/// The dynamic bits of a card (`a` from [`suit_strength`]) when leading: trump or not.
+#[inline(always)]
+pub(crate) fn lead_bits(a: u32, trump: u32) -> u32 {
+    (a >> 4 == trump) as u32
+}
+
+/// The dynamic bits of a card (`a`) following the led card (`l`), without branches: trump, of
+/// the led suit, and wins (a stronger card of the led suit, or a trump on another suit).
+#[inline(always)]
+pub(crate) fn follow_bits(a: u32, l: u32, trump: u32) -> u32 {
+    let t = (a >> 4 == trump) as u32;
+    let same = ((a ^ l) >> 4 == 0) as u32;
+    let stronger = ((a & 15) < (l & 15)) as u32;
+    let wins = same & stronger | (1 - same) & t;
+    t | same << 1 | wins << 2
+}
+
+/// What the public-memory bits ([`MEMORY_BITS`]) read, gathered once per decision.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Memory {
+    /// Cards public: played in earlier tricks, or the face-up card.
+    seen: u64,
+    /// Cards neither public nor in the own hand.
+    unseen: u64,
+}
+
+impl Memory {
+    /// The memory of `v`'s position.
+    #[inline(always)]
+    pub(crate) fn of(v: &SeatView<'_>) -> Memory {
+        let seen = v.played | 1u64 << v.face_up.id();
+        let mut mine = 0u64;
+        for h in v.hand {
+            mine |= 1u64 << h.id();
+        }
+        Memory {
+            seen,
+            unseen: !(seen | mine),
+        }
+    }
+
+    /// The public-memory bits of `c`: its carico sibling is public; no unseen card of its suit
+    /// is stronger.
+    #[inline(always)]
+    pub(crate) fn bits(self, c: Card) -> u32 {
+        let id = (c.id() & 63) as usize;
+        ((self.seen & SIBLING[id] != 0) as u32) << 3
+            | ((STRONGER[id] & self.unseen == 0) as u32) << 4
+    }
+}
+
 /// The feature bits of `c` in `v`'s position. `memory` says whether to compute the
 /// public-memory bits ([`MEMORY_BITS`]).
 #[inline(always)]
 pub(crate) fn features(c: Card, v: &SeatView<'_>, memory: bool) -> u32 {
     let id = (c.id() & 63) as usize;
-    let mut f = STATIC[id];
-    let trump = c.suit() == v.trump;
-    f |= trump as u32;
-    if let Some(led) = v.table {
-        let same = c.suit_index() == led.suit_index();
-        let wins = if same {
-            c.strength() < led.strength()
-        } else {
-            trump
-        };
-        f |= (same as u32) << 1 | (wins as u32) << 2;
-    }
+    let mut f = STATIC[id] | dynamic_features(c, v);
     if memory {
-        let seen = v.played | 1u64 << v.face_up.id();
-        f |= ((seen & SIBLING[id] != 0) as u32) << 3;
-        let mut mine = 0u64;
-        for h in v.hand {
-            mine |= 1u64 << h.id();
-        }
-        f |= ((STRONGER[id] & !(seen | mine) == 0) as u32) << 4;
+        f |= Memory::of(v).bits(c);
     }
     f
 }

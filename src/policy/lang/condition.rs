@@ -271,6 +271,13 @@ impl Condition {
         })
     }
 
+    /// Whether the condition counts cards of the hand (reads the hand's feature bits).
+    pub(crate) fn counts_cards(&self) -> bool {
+        self.atoms
+            .iter()
+            .any(|a| matches!(a.quantity, Quantity::Count(_)))
+    }
+
     /// Feature bits the condition's counts read.
     pub(crate) fn bits(&self) -> u32 {
         self.atoms
@@ -496,8 +503,8 @@ impl Condition {
     /// conditions outside a rule program, e.g. a switch's).
     #[inline]
     pub(crate) fn holds_in(&self, v: &SeatView<'_>, memory: bool) -> bool {
-        let mut feats = [0u32; 3];
-        let n = v.hand.len().min(3);
+        let mut feats = [0u32; 5];
+        let n = v.hand.len().min(5);
         for (f, &c) in feats.iter_mut().zip(v.hand) {
             *f = card_filter::features(c, v, memory);
         }

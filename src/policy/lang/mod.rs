@@ -9,6 +9,7 @@
 
 mod card_filter;
 mod condition;
+mod fused_list;
 mod lexer;
 mod rule;
 mod rule_program;

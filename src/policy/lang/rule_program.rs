@@ -8,6 +8,7 @@ use std::fmt;
 
 use super::LangError;
 use super::card_filter::{MEMORY_BITS, features};
+use super::fused_list::FusedList;
 use super::rule::{Order, Rule};
 use crate::game::{Policy, SeatRng, SeatView};
 use crate::policy::TieBreak;
@@ -68,6 +69,9 @@ pub struct RuleProgram {
     lead: Vec<CompiledRule>,
     follow: Vec<CompiledRule>,
     memory: bool,
+    /// The lists as key tables, where they fuse (the interpreter plays the others).
+    fused_lead: Option<FusedList>,
+    fused_follow: Option<FusedList>,
 }
 
 impl RuleProgram {
@@ -84,8 +88,11 @@ impl RuleProgram {
             .chain(&follow)
             .map(|r| r.rule.filter.bits() | r.rule.when.bits())
             .fold(0, |a, b| a | b);
+        let fuse = |list: &[CompiledRule]| FusedList::new(list.iter().map(|r| (&r.rule, &r.keys)));
         Ok(RuleProgram {
             tie,
+            fused_lead: fuse(&lead),
+            fused_follow: fuse(&follow),
             lead,
             follow,
             memory: bits & MEMORY_BITS != 0,
@@ -154,13 +161,28 @@ fn compile_list<S: AsRef<str>>(
 impl Policy for RuleProgram {
     #[inline(always)]
     fn choose(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> usize {
-        let rules = if v.table.is_some() {
-            &self.follow
+        let (rules, fused) = if v.table.is_some() {
+            (&self.follow, &self.fused_follow)
         } else {
-            &self.lead
+            (&self.lead, &self.fused_lead)
         };
-        let n = v.hand.len().min(3);
-        let mut feats = [0u32; 3];
+        if let Some(fused) = fused {
+            return fused.choose(v, self.memory);
+        }
+        // A copy made only on this path: the interpreter is out of line, and passing it `v`
+        // itself would make every decision build the whole view in memory (the fused path reads
+        // a few fields, which stay in registers).
+        let copy = *v;
+        self.interpret(rules, &copy, rng)
+    }
+}
+
+impl RuleProgram {
+    /// The rules evaluated one by one (lists with `random` rules or many conditions).
+    #[inline(never)]
+    fn interpret(&self, rules: &[CompiledRule], v: &SeatView<'_>, rng: &mut SeatRng) -> usize {
+        let n = v.hand.len().min(5);
+        let mut feats = [0u32; 5];
         for (f, &c) in feats.iter_mut().zip(v.hand) {
             *f = features(c, v, self.memory);
         }
@@ -186,11 +208,11 @@ impl Policy for RuleProgram {
             let mut best = u32::MAX;
             for (i, (&f, &c)) in feats.iter().zip(v.hand).enumerate() {
                 if filter.admits(f) {
-                    best = best.min((r.keys[(c.id() & 63) as usize] as u32) << 2 | i as u32);
+                    best = best.min((r.keys[(c.id() & 63) as usize] as u32) << 3 | i as u32);
                 }
             }
             if best != u32::MAX {
-                return (best & 3) as usize;
+                return (best & 7) as usize;
             }
         }
         0 // unreachable: the last rule is a catch-all over a non-empty hand
@@ -206,5 +228,114 @@ impl fmt::Display for RuleProgram {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::game::{Card, Suit};
+
+    /// Rule lists covering every order but `random`, conditions on the view and on the hand,
+    /// the public-memory classes, and up to three conditional rules.
+    const LEADS: &[&[&str]] = &[
+        &["cheapest of !trump", "cheapest"],
+        &[
+            "dearest of carico & !trump & sibling-seen",
+            "cheapest of !trump",
+            "cheapest",
+        ],
+        &[
+            "if stock <= 6 then dearest of master",
+            "if gap < -10 and count(trump) >= 2 then strongest of trump",
+            "if not seen(trump-ace) then weakest of liscio & !trump",
+            "first of figure",
+            "cheapest-by-points",
+        ],
+    ];
+    const FOLLOWS: &[&[&str]] = &[
+        &[
+            "cheapest-by-points of led-suit & wins",
+            "cheapest-by-points of trump & wins",
+            "cheapest",
+        ],
+        &[
+            "cheapest-by-points of led-suit & wins",
+            "if led.points >= 10 then cheapest-by-points of trump & wins",
+            "cheapest of !trump",
+            "cheapest",
+        ],
+        &[
+            "if led.trump then dearest of wins",
+            "if trick >= 15 and my-points < 50 then cheapest of wins & master",
+            "if count(carico) == 0 then strongest of briscolina",
+            "weakest of led-suit & !wins",
+            "dearest",
+        ],
+    ];
+
+    fn card(rng: &mut ChaCha8Rng) -> Card {
+        Card::from_id(rng.random_range(0..40)).unwrap()
+    }
+
+    /// On random positions with hands of 1 to 5 cards, every list's key tables choose exactly
+    /// the card the rules evaluated one by one choose, in both readings.
+    #[test]
+    fn fused_tables_choose_as_the_interpreter() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for tie in [TieBreak::AsReleased, TieBreak::AsWritten] {
+            for (lead, follow) in LEADS.iter().zip(FOLLOWS) {
+                let p = RuleProgram::compile(lead, follow, tie).unwrap();
+                assert!(p.fused_lead.is_some() && p.fused_follow.is_some());
+                for _ in 0..20_000 {
+                    let n = rng.random_range(1..=5);
+                    let hand: Vec<Card> = (0..n).map(|_| card(&mut rng)).collect();
+                    let led = card(&mut rng);
+                    let v = SeatView {
+                        hand: &hand,
+                        table: rng.random_bool(0.5).then_some(led),
+                        trump: Suit::ALL[rng.random_range(0..4)],
+                        face_up: card(&mut rng),
+                        played: rng.random::<u64>() & ((1 << 40) - 1),
+                        stock_left: rng.random_range(0..=34),
+                        trick: rng.random_range(1..=20),
+                        my_points: rng.random_range(0..=120),
+                        opp_points: rng.random_range(0..=120),
+                        players: 2,
+                        seat: 1,
+                        trick_cards: std::slice::from_ref(&led),
+                        partner_winning: false,
+                        no_trump: false,
+                        open_hand: &[],
+                        stock_top: None,
+                    };
+                    let mut r = SeatRng::new([3; 32], 0);
+                    let list = if v.table.is_some() {
+                        &p.follow
+                    } else {
+                        &p.lead
+                    };
+                    let want = p.interpret(list, &v, &mut r);
+                    assert_eq!(p.choose(&v, &mut r), want, "{v:?}\n{p}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_rules_and_long_condition_lists_are_interpreted() {
+        let tie = TieBreak::AsReleased;
+        let p =
+            RuleProgram::compile(&["random of !trump", "cheapest"], &["cheapest"], tie).unwrap();
+        assert!(p.fused_lead.is_none() && p.fused_follow.is_some());
+        let four: Vec<String> = (1..=4)
+            .map(|k| format!("if stock <= {k} then dearest of trump"))
+            .chain(["cheapest".to_string()])
+            .collect();
+        let p = RuleProgram::compile(&four, &four, tie).unwrap();
+        assert!(p.fused_lead.is_none());
     }
 }
