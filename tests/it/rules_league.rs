@@ -37,8 +37,8 @@ fn a_target_31_league_ends_every_game_when_a_seat_reaches_31() {
             &["points_s1", "points_s2", "tricks", "winner"],
         );
         assert_eq!(c[0].len(), 400);
-        for j in 0..c[0].len() {
-            let (p1, p2, tricks, winner) = (c[0][j], c[1][j], c[2][j], c[3][j]);
+        let rows = c[0].iter().zip(&c[1]).zip(&c[2]).zip(&c[3]);
+        for (j, (((&p1, &p2), &tricks), &winner)) in rows.enumerate() {
             let (w, l) = if winner == 1 { (p1, p2) } else { (p2, p1) };
             assert!(
                 w >= 31 && l < 31,
@@ -79,9 +79,10 @@ fn a_three_player_league_plays_each_deal_in_six_seatings_of_three_seats() {
     for slug in slugs {
         let c = games(dir.path(), slug, &cols);
         assert_eq!(c[0].len(), 300);
-        for j in 0..300 {
-            assert_eq!(c[0][j] + c[1][j] + c[2][j], 120, "{slug} game {j}");
-            assert_eq!(c[4][j], 13, "39 cards, 3 seats: 13 tricks");
+        let rows = c[0].iter().zip(&c[1]).zip(&c[2]).zip(&c[4]);
+        for (j, (((p1, p2), p3), tricks)) in rows.enumerate() {
+            assert_eq!(p1 + p2 + p3, 120, "{slug} game {j}");
+            assert_eq!(*tricks, 13, "39 cards, 3 seats: 13 tricks");
         }
         assert_eq!(
             c[3], first[3],
