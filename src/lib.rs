@@ -22,8 +22,8 @@
 //!   `tournament`.
 //! - [`results`]: the analysis results contract (what `results.json` holds and what figures and
 //!   the report read). Uses `game` (a league's rules), `policy`, `stats`.
-//! - [`analysis`]: shard counts (polars), study tests and the regression, assembled into
-//!   [`results`]. Uses `game`, `stats`, `results`.
+//! - [`analysis`]: shard counts (polars), study tests and the regression, league pairs, fits and
+//!   three-player standings, assembled into [`results`]. Uses `game`, `stats`, `results`.
 //! - [`plot`]: the figures (plotters). Uses `results`.
 //! - [`report`]: the paper's published figures, the scorecard, findings, provenance, the
 //!   templates' context and rendering. Uses `results`, `plot`, `policy`, `stats`; never
