@@ -14,7 +14,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("policy", &["game", "solve"]),
     ("tournament", &["game", "policy"]),
     ("table", &["game", "policy", "tournament"]),
-    ("results", &["policy", "stats"]),
+    ("results", &["game", "policy", "stats"]),
     ("analysis", &["game", "stats", "results", "policy"]),
     ("plot", &["results", "stats", "policy"]),
     (

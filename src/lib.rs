@@ -15,14 +15,15 @@
 //!   agent, the `onnx` policy networks run by tract) and their serialisable specifications.
 //!   Uses `game`, `solve`.
 //! - [`tournament`]: matchups, deal sources (the paper's .NET stream, ChaCha), parallel play,
-//!   the shard tables (Parquet) and their CSV export. Uses `game`, `policy`.
+//!   the shard tables (Parquet: two-player and team studies, and the seat tables of a rules
+//!   league's seatings) and their CSV export. Uses `game`, `policy`.
 //! - [`table`]: one game step by step: traced decisions with the rule that fired, game
 //!   records, a study's game found again, the interactive game. Uses `game`, `policy`,
 //!   `tournament`.
 //! - [`results`]: the analysis results contract (what `results.json` holds and what figures and
-//!   the report read). Uses `policy`, `stats`.
-//! - [`analysis`]: shard counts (polars), study tests and the regression, assembled into
-//!   [`results`]. Uses `game`, `stats`, `results`.
+//!   the report read). Uses `game` (a league's rules), `policy`, `stats`.
+//! - [`analysis`]: shard counts (polars), study tests and the regression, league pairs, fits and
+//!   three-player standings, assembled into [`results`]. Uses `game`, `stats`, `results`.
 //! - [`plot`]: the figures (plotters). Uses `results`.
 //! - [`report`]: the paper's published figures, the scorecard, findings, provenance, the
 //!   templates' context and rendering. Uses `results`, `plot`, `policy`, `stats`; never

@@ -131,7 +131,8 @@ fn view_of(pr: &PairResult, policy: &str) -> (Estimate, Estimate, Estimate, Esti
     } else {
         (
             scaled(pr.a_score, -1.0, 1.0),
-            scaled(pr.a_points, -1.0, GAME_POINTS as f64),
+            pr.b_points
+                .unwrap_or_else(|| scaled(pr.a_points, -1.0, GAME_POINTS as f64)),
             pr.b_win,
             pr.a_win,
         )
@@ -301,6 +302,7 @@ pub fn league_results(
         anchors,
         gaps,
         pairing,
+        standings: Vec::new(),
     })
 }
 

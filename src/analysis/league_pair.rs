@@ -2,6 +2,9 @@
 //! the pair's counts, per-game means with intervals, and the variance of the per-deal
 //! statistics under paired deals against independent deals.
 //!
+//! A game is won by the seat with more points (also in Briscola a 31, where the claimant is the
+//! only seat at the target), drawn when they are equal.
+//!
 //! Invariant: game `j` of the seating (a, b) and game `j` of the seating (b, a) are the same
 //! deal when the league is paired; everything here is a function of the two point columns in
 //! game order, summed sequentially, so it is the same on every thread count.
@@ -38,26 +41,46 @@ pub enum PairError {
     Stats(#[from] StatsError),
 }
 
-/// The first seat's points of every game of a shard's `games.parquet`, in game order.
-pub fn g1_points(games: &Path) -> Result<Vec<u64>, PairError> {
+/// Each game's points of the seats whose point columns are `columns` (`points_g1`,
+/// `points_g2` in a study shard; `points_s1`, `points_s2` in a rules league's seat table), in
+/// game order.
+pub fn seat_points(games: &Path, columns: [&str; 2]) -> Result<Vec<[u64; 2]>, PairError> {
+    let mut c = point_columns(games, &columns)?.into_iter();
+    let (x, y) = (c.next().unwrap_or_default(), c.next().unwrap_or_default());
+    Ok(x.into_iter().zip(y).map(|(a, b)| [a, b]).collect())
+}
+
+/// The columns `columns` of a game table, each in game order.
+pub fn point_columns(games: &Path, columns: &[&str]) -> Result<Vec<Vec<u64>>, PairError> {
     let pl = |source| PairError::Polars {
         path: games.to_path_buf(),
         source,
     };
     let p = games.to_string_lossy().to_string();
+    let select: Vec<Expr> = std::iter::once(col("game_id"))
+        .chain(columns.iter().map(|c| col(*c)))
+        .collect();
     let df = LazyFrame::scan_parquet(PlRefPath::new(p.as_str()), ScanArgsParquet::default())
         .map_err(pl)?
-        .select([col("game_id"), col("points_g1")])
+        .select(select)
         .sort(["game_id"], SortMultipleOptions::default())
         .collect()
         .map_err(pl)?;
-    let c = df
-        .column("points_g1")
-        .map_err(pl)?
-        .cast(&DataType::UInt64)
-        .map_err(pl)?;
-    let ca = c.u64().map_err(pl)?;
-    Ok(ca.iter().map(|v| v.unwrap_or(0)).collect())
+    columns
+        .iter()
+        .map(|c| {
+            let c = df
+                .column(c)
+                .map_err(pl)?
+                .cast(&DataType::UInt64)
+                .map_err(pl)?;
+            Ok(c.u64()
+                .map_err(pl)?
+                .iter()
+                .map(|v| v.unwrap_or(0))
+                .collect())
+        })
+        .collect()
 }
 
 /// Mean, sample variance (n - 1) of `xs`, summed in order.
@@ -70,7 +93,7 @@ fn mean_var(xs: impl Iterator<Item = f64> + Clone) -> (f64, f64, usize) {
 }
 
 /// The mean of `xs` with its normal interval at `z`.
-fn estimate(xs: impl Iterator<Item = f64> + Clone, z: f64) -> Estimate {
+pub(crate) fn estimate(xs: impl Iterator<Item = f64> + Clone, z: f64) -> Estimate {
     let (mean, var, n) = mean_var(xs);
     let se = (var / n as f64).sqrt();
     Estimate {
@@ -91,11 +114,11 @@ fn variance_comparison(x: &[f64], y: &[f64], f: impl Fn(f64, f64) -> f64) -> Var
     VarianceComparison::from_variances(paired, independent)
 }
 
-fn seating(a_points: impl Iterator<Item = u64>) -> SeatingCounts {
+fn seating(games: &[[u64; 2]]) -> SeatingCounts {
     let mut c = SeatingCounts::default();
-    for p in a_points {
+    for [p, q] in games {
         c.games += 1;
-        match (2 * p).cmp(&GAME_POINTS) {
+        match p.cmp(q) {
             std::cmp::Ordering::Greater => c.a_wins += 1,
             std::cmp::Ordering::Less => c.b_wins += 1,
             std::cmp::Ordering::Equal => c.draws += 1,
@@ -104,25 +127,24 @@ fn seating(a_points: impl Iterator<Item = u64>) -> SeatingCounts {
     c
 }
 
-/// Score of a game with `p` points: 1, 1/2 or 0.
-fn score(p: f64) -> f64 {
-    let half = GAME_POINTS as f64 / 2.0;
-    if p > half {
-        1.0
-    } else if p < half {
-        0.0
-    } else {
-        0.5
+/// Score of a game where one seat has `p` points and the other `q`: 1, 1/2 or 0 (the most
+/// points win: also in Briscola a 31, where only the claimant reaches the target).
+fn score(p: u64, q: u64) -> f64 {
+    match p.cmp(&q) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Less => 0.0,
+        std::cmp::Ordering::Equal => 0.5,
     }
 }
 
-/// Summarise the pair (`a`, `b`) from `a`'s points with `a` in seat G1 (`ab`, the G1 points of
-/// the seating a-vs-b) and from `b`'s points with `b` in seat G1 (`ba`), at `confidence`.
+/// Summarise the pair (`a`, `b`) from each game's (first seat, second seat) points with `a`
+/// in the first seat (`ab`, the seating a-vs-b) and with `b` in the first seat (`ba`), at
+/// `confidence`. Game `j` of both is deal `j`.
 pub fn pair_result(
     a: &str,
     b: &str,
-    ab: &[u64],
-    ba: &[u64],
+    ab: &[[u64; 2]],
+    ba: &[[u64; 2]],
     confidence: f64,
 ) -> Result<PairResult, PairError> {
     if ab.len() != ba.len() || ab.len() < 2 {
@@ -134,44 +156,60 @@ pub fn pair_result(
             ),
         });
     }
-    if let Some(p) = ab.iter().chain(ba).find(|&&p| p > GAME_POINTS) {
+    if let Some([p, q]) = ab.iter().chain(ba).find(|[p, q]| p + q > GAME_POINTS) {
         return Err(PairError::Shape {
             message: format!(
-                "{a}-vs-{b}: a game with {p} points for one seat (at most {GAME_POINTS})"
+                "{a}-vs-{b}: a game with {p} + {q} points for the two seats (at most {GAME_POINTS})"
             ),
         });
     }
     let z = crate::stats::z_critical(1.0 - confidence)?;
-    // a's points in each seating, deal by deal.
-    let x: Vec<f64> = ab.iter().map(|&p| p as f64).collect();
-    let y: Vec<f64> = ba.iter().map(|&p| (GAME_POINTS - p) as f64).collect();
+    // a's and b's points in each seating, deal by deal.
+    let x: Vec<f64> = ab.iter().map(|g| g[0] as f64).collect();
+    let y: Vec<f64> = ba.iter().map(|g| g[1] as f64).collect();
+    let sx: Vec<f64> = ab.iter().map(|g| score(g[0], g[1])).collect();
+    let sy: Vec<f64> = ba.iter().map(|g| score(g[1], g[0])).collect();
     let n = x.len();
-    let both = |f: fn(f64) -> f64| {
-        let (x, y) = (&x, &y);
-        (0..n).map(move |j| (f(x[j]) + f(y[j])) / 2.0)
+    let both = |x: &[f64], y: &[f64], f: fn(f64) -> f64| -> Vec<f64> {
+        (0..n).map(|j| (f(x[j]) + f(y[j])) / 2.0).collect()
     };
     let half = GAME_POINTS as f64 / 2.0;
-    let a_first = seating(ab.iter().copied());
-    let b_first = {
-        let c = seating(ba.iter().copied());
-        SeatingCounts {
-            games: c.games,
-            a_wins: c.b_wins,
-            b_wins: c.a_wins,
-            draws: c.draws,
-        }
+    let swapped = |c: SeatingCounts| SeatingCounts {
+        games: c.games,
+        a_wins: c.b_wins,
+        b_wins: c.a_wins,
+        draws: c.draws,
     };
+    // Only when some game's points do not sum to 120 (Briscola a 31) is b's mean not
+    // 120 minus a's; omitted otherwise, so a standard pair keeps its bytes.
+    let b_points = ab
+        .iter()
+        .chain(ba)
+        .any(|[p, q]| p + q != GAME_POINTS)
+        .then(|| {
+            let bx: Vec<f64> = ab.iter().map(|g| g[1] as f64).collect();
+            let by: Vec<f64> = ba.iter().map(|g| g[0] as f64).collect();
+            estimate(both(&bx, &by, |p| p).into_iter(), z)
+        });
+    let ident = |p: f64| p;
     Ok(PairResult {
         a: a.to_string(),
         b: b.to_string(),
-        a_first,
-        b_first,
-        a_points: estimate(both(|p| p), z),
-        a_score: estimate(both(score), z),
-        a_win: estimate(both(|p| f64::from(u8::from(p > 60.0))), z),
-        b_win: estimate(both(|p| f64::from(u8::from(p < 60.0))), z),
+        a_first: seating(ab),
+        b_first: swapped(seating(ba)),
+        a_points: estimate(both(&x, &y, ident).into_iter(), z),
+        b_points,
+        a_score: estimate(both(&sx, &sy, ident).into_iter(), z),
+        a_win: estimate(
+            both(&sx, &sy, |s| f64::from(u8::from(s == 1.0))).into_iter(),
+            z,
+        ),
+        b_win: estimate(
+            both(&sx, &sy, |s| f64::from(u8::from(s == 0.0))).into_iter(),
+            z,
+        ),
         points_variance: variance_comparison(&x, &y, |u, v| (u + v) / 2.0 - half),
-        score_variance: variance_comparison(&x, &y, |u, v| (score(u) + score(v)) / 2.0),
+        score_variance: variance_comparison(&sx, &sy, |u, v| (u + v) / 2.0),
     })
 }
 
@@ -179,10 +217,16 @@ pub fn pair_result(
 mod tests {
     use super::*;
 
+    /// Games of 120 points from the first seat's points.
+    fn full(g1: &[u64]) -> Vec<[u64; 2]> {
+        g1.iter().map(|&p| [p, GAME_POINTS - p]).collect()
+    }
+
     #[test]
     fn counts_and_means_from_both_seatings() {
         // a wins 70-50 as G1 on deal 0, draws on deal 1; as G2 a has 120-80 = 40 and 120-61 = 59.
-        let r = pair_result("a", "b", &[70, 60, 100], &[80, 61, 30], 0.95).unwrap();
+        let r = pair_result("a", "b", &full(&[70, 60, 100]), &full(&[80, 61, 30]), 0.95).unwrap();
+        assert!(r.b_points.is_none());
         assert_eq!(
             r.a_first,
             SeatingCounts {
@@ -213,8 +257,8 @@ mod tests {
     fn mirrored_deals_remove_the_deal_variance() {
         // a and b play identically: whoever holds the deal's cards scores the same, so over
         // both seatings a's points are exactly 60 on every deal: no variance left when paired.
-        let ab = [90u64, 30, 75, 45, 61, 59];
-        let ba = ab;
+        let ab = full(&[90u64, 30, 75, 45, 61, 59]);
+        let ba = ab.clone();
         let r = pair_result("a", "b", &ab, &ba, 0.95).unwrap();
         assert_eq!(r.points_variance.paired, 0.0);
         assert!(r.points_variance.independent > 0.0);
@@ -223,8 +267,24 @@ mod tests {
 
     #[test]
     fn unequal_or_tiny_seatings_are_refused() {
-        assert!(pair_result("a", "b", &[70, 50], &[70], 0.95).is_err());
-        assert!(pair_result("a", "b", &[70], &[70], 0.95).is_err());
-        assert!(pair_result("a", "b", &[170, 50], &[70, 1], 0.95).is_err());
+        assert!(pair_result("a", "b", &full(&[70, 50]), &full(&[70]), 0.95).is_err());
+        assert!(pair_result("a", "b", &full(&[70]), &full(&[70]), 0.95).is_err());
+        assert!(pair_result("a", "b", &[[170, 0], [50, 70]], &full(&[70, 1]), 0.95).is_err());
+    }
+
+    #[test]
+    fn short_games_compare_points_and_report_both_means() {
+        // Briscola a 31: the claimant has >= 31, the other less; points do not sum to 120.
+        let ab = [[31, 12], [5, 33], [40, 0]];
+        let ba = [[35, 20], [31, 30], [2, 31]];
+        let r = pair_result("a", "b", &ab, &ba, 0.95).unwrap();
+        assert_eq!((r.a_first.a_wins, r.a_first.b_wins), (2, 1));
+        assert_eq!((r.b_first.a_wins, r.b_first.b_wins), (1, 2));
+        let b = r
+            .b_points
+            .expect("b's mean is reported when points do not sum to 120");
+        let want = ((12.0 + 35.0) + (33.0 + 31.0) + (0.0 + 2.0)) / 6.0;
+        assert!((b.value - want).abs() < 1e-12);
+        assert!((r.a_win.value - 0.5).abs() < 1e-12);
     }
 }

@@ -1016,6 +1016,17 @@ impl Config {
         for (name, l) in &self.leagues {
             check_name(name).map_err(|m| (format!("leagues.{name}"), m))?;
             super::league_config::check(name, l, &defined, &taken)?;
+            if let Some(rules) = l.rules {
+                let specs: Vec<_> = l
+                    .policies
+                    .iter()
+                    .map(|p| self.policy_spec(p, None))
+                    .collect();
+                super::study_rules::check_league(rules, &specs).map_err(|(i, m)| match i {
+                    Some(i) => (format!("leagues.{name}.policies[{i}]"), m),
+                    None => (format!("leagues.{name}.rules"), m),
+                })?;
+            }
         }
         Ok(())
     }
@@ -1309,10 +1320,7 @@ const FIELD_HINTS: &[(&str, &str)] = &[
         "a whole number >= 1 (games per ordered matchup)",
     ),
     ("variants.*.tie_break", "\"as-released\" or \"as-written\""),
-    (
-        "variants.*.rules",
-        "an inline table of rules fields: players, deck, hand_size, trump (\"face-up\" or \"none\"), draw_order (\"winner-first\" or \"loser-first\"), redraw_ace_three, scoperta, must_follow_suit, target, first_leader",
-    ),
+    ("variants.*.rules", super::study_rules::RULES_HINT),
     (
         "test",
         "a [test] section with confidence, family_alpha, baseline, power_delta and power_n",

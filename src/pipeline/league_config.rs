@@ -1,13 +1,18 @@
 //! `[leagues.NAME]`: a league study, every listed policy against every other in both seats on
 //! paired (seat-swapped) chacha deals, rated by Bradley-Terry. Parsed beside the studies, checked
-//! here, resolved into a [`League`].
+//! here, resolved into a [`League`]. With `rules = { ... }` (the fields of a study's `rules`,
+//! validated by `pipeline::study_rules::check_league`) the games are played under that variant:
+//! two players of any game length, or three players, each deal then played in all six seatings
+//! of the league's three policies.
 //!
-//! Invariant: a [`League`] that exists names only defined policies (at least two, each once),
-//! plays at least two deals per pair within [`MAX_GAMES`] in all, and its reference, anchors and
-//! agents are among its policies.
+//! Invariant: a [`League`] that exists names only defined policies (at least two, each once;
+//! exactly three for three players), plays at least two deals per pair within [`MAX_GAMES`] in
+//! all, its reference, anchors and agents are among its policies, and every policy has a meaning
+//! under its rules.
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::RulesSpec;
 use crate::policy::PolicySpec;
 use crate::tournament::MAX_GAMES;
 
@@ -47,6 +52,9 @@ pub struct LeagueSection {
     /// The learned and search agents (default: briscolabot and search, those listed).
     #[serde(default)]
     pub agents: Option<Vec<String>>,
+    /// The variant the games are played under (default: the standard two-player game).
+    #[serde(default)]
+    pub rules: Option<RulesSpec>,
 }
 
 /// A league, resolved from its section.
@@ -72,6 +80,8 @@ pub struct League {
     pub anchors: Vec<String>,
     /// Agents present.
     pub agents: Vec<String>,
+    /// The variant (the standard game when the section gives no `rules`).
+    pub rules: RulesSpec,
 }
 
 impl League {
@@ -108,7 +118,18 @@ impl League {
                 .agents
                 .clone()
                 .unwrap_or_else(|| present(&DEFAULT_AGENTS)),
+            rules: section.rules.unwrap_or_default(),
         }
+    }
+
+    /// Whether the league plays a variant (its seatings are then seat-table shards).
+    pub fn has_rules(&self) -> bool {
+        !self.rules.is_default()
+    }
+
+    /// Players at the table (2, or 3).
+    pub fn players(&self) -> usize {
+        self.rules.players as usize
     }
 
     /// The unordered pairs (i < j in league order).
@@ -221,7 +242,7 @@ pub const FIELD_HINTS: &[(&str, &str)] = &[
     ("leagues", "one [leagues.NAME] section per league"),
     (
         "leagues.*",
-        "a table with label, policies, games_per_pair, seed and optional paired, reference, confidence, anchors, agents",
+        "a table with label, policies, games_per_pair, seed and optional paired, reference, confidence, anchors, agents, rules",
     ),
     ("leagues.*.label", "a string"),
     (
@@ -244,4 +265,5 @@ pub const FIELD_HINTS: &[(&str, &str)] = &[
     ),
     ("leagues.*.anchors", "a list of the league's policy names"),
     ("leagues.*.agents", "a list of the league's policy names"),
+    ("leagues.*.rules", super::study_rules::RULES_HINT),
 ];

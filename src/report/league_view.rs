@@ -3,6 +3,9 @@
 //! deterministic policies and the learned and search agents, in points per game and win rate,
 //! with intervals; the value of paired deals).
 //!
+//! A league played under `rules` also carries those rules in words, and (three players) its
+//! standings strongest first.
+//!
 //! Invariant: every number in a sentence is read from the league's results; none is typed.
 
 use serde::Serialize;
@@ -24,6 +27,12 @@ pub struct LeagueView {
     pub pairing: Option<String>,
     /// The interval level as a percentage, e.g. `95%`.
     pub level: String,
+    /// The league's rules in words, when it plays a variant.
+    pub rules: Option<String>,
+    /// Players at the table (2 or 3).
+    pub players: u8,
+    /// Three players: the standings, most wins first.
+    pub standings: Vec<crate::results::league::Standing>,
 }
 
 fn interval(e: &Estimate, d: usize) -> String {
@@ -48,12 +57,18 @@ impl LeagueView {
     pub fn new(r: &LeagueResults) -> LeagueView {
         let mut ranking = r.ratings.clone();
         ranking.sort_by_key(|x| x.rank);
+        let mut standings = r.standings.clone();
+        standings.sort_by_key(|x| x.rank);
+        let rules = &r.settings.rules;
         LeagueView {
             results: r.clone(),
             ranking,
             claims: claims(r),
             pairing: pairing(r),
             level: pct(r.settings.confidence, 0),
+            rules: (!rules.is_default()).then(|| super::variants::rules_text(rules)),
+            players: rules.players,
+            standings,
         }
     }
 }
@@ -62,7 +77,8 @@ impl LeagueView {
 /// can reason about.
 fn claims(r: &LeagueResults) -> Vec<String> {
     let mut out = Vec::new();
-    if r.gaps.is_empty() {
+    // The agents play the standard game only, so a variant's league never holds one.
+    if r.gaps.is_empty() && r.settings.rules.is_default() {
         out.push(format!(
             "No learned or search agent plays in league `{}` (agents: {}), so this league does not measure the gap section 6 speculates about; a league with a search or learned agent among its policies does.",
             r.name,
@@ -122,8 +138,13 @@ fn claims(r: &LeagueResults) -> Vec<String> {
         }
     }
     let s = &r.fit.seat_advantage;
+    let seat = if r.settings.rules.players > 2 {
+        "The lower-numbered seat's advantage over a later one (earlier in the first trick's order)"
+    } else {
+        "Seat G1's advantage"
+    };
     out.push(format!(
-        "Seat G1's advantage in decisive games is {} in log-odds {} (0 would mean the seats are equal).",
+        "{seat} in decisive games is {} in log-odds {} (0 would mean the seats are equal).",
         signed(s.value, 3),
         interval(s, 3)
     ));

@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::RulesSpec;
 use crate::policy::PolicySpec;
 
 /// How a league was run.
@@ -28,6 +29,10 @@ pub struct LeagueSettings {
     pub anchors: Vec<String>,
     /// The learned and search agents of the paper's section 6.
     pub agents: Vec<String>,
+    /// The variant the games were played under; omitted when standard, so a league without
+    /// `rules` keeps its bytes.
+    #[serde(default, skip_serializing_if = "RulesSpec::is_default")]
+    pub rules: RulesSpec,
 }
 
 /// A mean (or an estimate) with its interval.
@@ -103,6 +108,10 @@ pub struct PairResult {
     pub b_first: SeatingCounts,
     /// `a`'s points per game over both seatings.
     pub a_points: Estimate,
+    /// `b`'s points per game over both seatings, when some game's points do not sum to 120
+    /// (Briscola a 31); otherwise it is 120 minus `a_points` and omitted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub b_points: Option<Estimate>,
     /// `a`'s score per game (win 1, draw 1/2, loss 0) over both seatings.
     pub a_score: Estimate,
     /// `a`'s win rate over all games of both seatings.
@@ -220,4 +229,26 @@ pub struct LeagueResults {
     /// Variance reduction of paired deals over the pairs of the paper's policies (`None` when
     /// the league is not paired or holds fewer than two of them).
     pub pairing: Option<PairingSummary>,
+    /// Three players: each policy's standing over every seating (empty, and omitted, for two).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standings: Vec<Standing>,
+}
+
+/// One policy's standing in a three-player league, over every seating of every deal.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Standing {
+    /// The policy.
+    pub policy: String,
+    /// 1-based rank by share of games won (1 = most).
+    pub rank: usize,
+    /// Share of games won: a game's win goes to the seat with the most points, and a tie for
+    /// first gives each of the tied seats an equal share (1/2 or 1/3). Interval: normal over
+    /// deals (each deal's mean over its six seatings).
+    pub win_share: Estimate,
+    /// Games won outright (no tie for first), over every seating.
+    pub outright_wins: u64,
+    /// Games tied for first, over every seating.
+    pub tied_first: u64,
+    /// Points per game (interval as for the share).
+    pub points: Estimate,
 }

@@ -152,6 +152,43 @@ impl DealStream {
         DealStream::Chacha { key, next_game: 0 }
     }
 
+    /// The ChaCha stream of a league table of any size under `seed`: for two seats exactly
+    /// [`DealStream::chacha_paired`] (paired) or [`DealStream::chacha`] (not), so a rules
+    /// league of two deals the shuffles of the standard league with the same seed and
+    /// policies; for more seats its own domain string, keyed by the seats' names in order, or
+    /// sorted when `paired` (every seating of the same policies then plays the same deals).
+    ///
+    /// ```
+    /// use briscola::tournament::DealStream;
+    /// let mut a = DealStream::chacha_table(7, &["greedy", "hoarder", "counter"], true);
+    /// let mut b = DealStream::chacha_table(7, &["counter", "greedy", "hoarder"], true);
+    /// let (mut x, mut y) = (Vec::new(), Vec::new());
+    /// a.next_chunk(3, &mut x);
+    /// b.next_chunk(3, &mut y);
+    /// assert_eq!(x, y);
+    /// ```
+    pub fn chacha_table(seed: u64, names: &[&str], paired: bool) -> DealStream {
+        match (names, paired) {
+            ([a, b], true) => return DealStream::chacha_paired(seed, a, b),
+            ([a, b], false) => return DealStream::chacha(seed, a, b),
+            _ => {}
+        }
+        let mut names = names.to_vec();
+        if paired {
+            names.sort_unstable();
+        }
+        let mut h = Sha256::new();
+        h.update(b"briscola/chacha-table-deals/v1\0");
+        h.update(seed.to_le_bytes());
+        h.update([paired as u8]);
+        for n in names {
+            h.update((n.len() as u64).to_le_bytes());
+            h.update(n.as_bytes());
+        }
+        let key: [u8; 32] = h.finalize().into();
+        DealStream::Chacha { key, next_game: 0 }
+    }
+
     /// Append the next `n` decks to `out`.
     pub fn next_chunk(&mut self, n: usize, out: &mut Vec<Deck>) {
         match self {

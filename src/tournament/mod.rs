@@ -17,6 +17,7 @@ mod seat_tables;
 mod shard;
 mod shard_tables;
 mod table_batch;
+mod table_shard;
 mod tournament_run;
 mod tournament_spec;
 
@@ -39,6 +40,7 @@ pub use shard::{
 };
 pub use shard_tables::{GAME_COLUMNS, TRICK_COLUMNS, game_frame, trick_frame, winner_text};
 pub use table_batch::{TableGame, play_batch_seats};
+pub use table_shard::{TableShardSpec, TableShardSummary, seat_table_problem, table_game_frame};
 pub use tournament_run::{
     MANIFEST_FILE, Manifest, ManifestShard, OutState, TournamentError, file_kind, out_state,
     read_manifest, run_tournament,

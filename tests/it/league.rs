@@ -89,6 +89,7 @@ fn pairs_from_counts() -> Vec<PairResult> {
                     draws: 0,
                 },
                 a_points: zero(),
+                b_points: None,
                 a_score: zero(),
                 a_win: zero(),
                 b_win: zero(),
@@ -103,6 +104,7 @@ fn pairs_from_counts() -> Vec<PairResult> {
 fn bradley_terry_ratings_match_r_glm() {
     let want = r_expected();
     let settings = LeagueSettings {
+        rules: Default::default(),
         seed: 1,
         games_per_pair: 1,
         paired: true,

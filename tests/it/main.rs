@@ -24,6 +24,7 @@ mod policy_lang;
 mod random_policy;
 mod replay_paper;
 mod report_browser;
+mod rules_league;
 mod slurm;
 mod solve_search;
 mod sweeps;

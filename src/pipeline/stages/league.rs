@@ -1,18 +1,22 @@
 //! League stage: a league's seatings are simulated like any shard (one simulate job per ordered
 //! pair, on paired deals), then one job per unordered pair reads its two seatings deal by deal,
-//! and one job per league fits the ratings from every pair.
+//! and one job per league fits the ratings from every pair. A league with `rules` plays its
+//! seatings as seat-table shards (`tournament::TableShardSpec`) under those rules; with three
+//! players each deal is played in the six seatings of the three policies, and the fit job reads
+//! the six directly (standings, and the pairwise comparisons it fits).
 //!
 //! Invariant: a seating's shard and a pair's job depend only on their own two policies, the
 //! seed, the deal count and the pairing, so adding a policy to a league runs only its own
 //! seatings and pairs (and the league's fit).
 
 use crate::analysis::league_fit::league_results;
-use crate::analysis::league_pair::{g1_points, pair_result};
+use crate::analysis::league_pair::{pair_result, point_columns, seat_points};
+use crate::analysis::league_table::{Seating, pairs as table_pairs, permutations, standings};
 use crate::pipeline::job::{Job, StageName};
 use crate::pipeline::layout::Layout;
 use crate::pipeline::league_config::League;
 use crate::results::league::{LeagueResults, LeagueSettings, PairResult};
-use crate::tournament::{DealSourceKind, GAMES_FILE, Matchup, ShardSpec};
+use crate::tournament::{DealSourceKind, GAMES_FILE, Matchup, ShardSpec, TableShardSpec};
 
 use super::{num, read_json, write_csv, write_json};
 
@@ -24,6 +28,8 @@ pub const PAIR_FILE: &str = "pair.json";
 pub const LEAGUE_FILE: &str = "league.json";
 /// The rating table as CSV.
 pub const RATINGS_CSV: &str = "ratings.csv";
+/// A three-player league's standings as CSV.
+pub const STANDINGS_CSV: &str = "standings.csv";
 
 /// The id of a league's fit job.
 pub fn job_id(league: &str) -> String {
@@ -60,8 +66,38 @@ fn slug(a: &str, b: &str) -> String {
     format!("{a}-vs-{b}")
 }
 
+/// The seat-table shards of a league with `rules`: every ordered pair (two players) or every
+/// ordering of the policies (three players), in row-major / lexicographic order.
+pub fn table_specs(league: &League) -> Vec<TableShardSpec> {
+    let p = &league.policies;
+    let orders: Vec<Vec<usize>> = if league.players() == 2 {
+        seatings(league)
+            .iter()
+            .map(|m| vec![m.index / p.len(), m.index % p.len()])
+            .collect()
+    } else {
+        permutations(p.len())
+    };
+    orders
+        .into_iter()
+        .map(|o| TableShardSpec {
+            seed: league.seed,
+            rules: league.rules,
+            games: league.games_per_pair,
+            seats: o.iter().map(|&i| p[i].clone()).collect(),
+            paired: league.paired,
+        })
+        .collect()
+}
+
 /// The simulate jobs of a league's seatings (simulate-stage code: the body plays the shard).
 pub fn simulate_jobs(league: &League) -> Vec<Job> {
+    if league.has_rules() {
+        return table_specs(league)
+            .into_iter()
+            .map(|spec| table_simulate_job(league, spec))
+            .collect();
+    }
     seatings(league)
         .into_iter()
         .map(|m| {
@@ -89,9 +125,37 @@ pub fn simulate_jobs(league: &League) -> Vec<Job> {
         .collect()
 }
 
+fn table_simulate_job(league: &League, spec: TableShardSpec) -> Job {
+    let slug = spec.slug();
+    Job {
+        id: format!("simulate/{}/{slug}", league.name),
+        stage: StageName::Simulate,
+        deps: vec![],
+        params: serde_json::to_value(&spec).expect("table shard spec serialises"),
+        code: super::simulate::CODE.to_string(),
+        publish: Some(Layout::shard_publish(&league.name, &slug)),
+        note: league
+            .paired
+            .then(|| "paired deals: every seating of these policies plays the same deals".into()),
+        body: Box::new(move |_inputs, out| {
+            spec.run(out, &|_| {})?;
+            Ok(())
+        }),
+    }
+}
+
 /// One job per unordered pair, then the fit.
 pub fn jobs(league: &League) -> Vec<Job> {
+    if league.players() > 2 {
+        return vec![table_fit_job(league)];
+    }
     let mut jobs = Vec::new();
+    // A rules league's seat tables name their point columns by seat.
+    let columns = if league.has_rules() {
+        ["points_s1", "points_s2"]
+    } else {
+        ["points_g1", "points_g2"]
+    };
     let sim_id = |g1: &crate::policy::PolicySpec, g2: &crate::policy::PolicySpec| {
         format!("simulate/{}/{}", league.name, slug(&g1.name, &g2.name))
     };
@@ -102,11 +166,15 @@ pub fn jobs(league: &League) -> Vec<Job> {
         pair_ids.push(id.clone());
         let (an, bn, conf) = (a.name.clone(), b.name.clone(), league.confidence);
         let (dep_ab, dep_ba) = (ab.clone(), ba.clone());
+        let mut params = serde_json::json!({ "a": an, "b": bn, "confidence": conf });
+        if league.has_rules() {
+            params["columns"] = serde_json::json!(columns);
+        }
         jobs.push(Job {
             id,
             stage: StageName::League,
             deps: vec![ab, ba],
-            params: serde_json::json!({ "a": an, "b": bn, "confidence": conf }),
+            params,
             code: CODE.to_string(),
             publish: Some(format!("{}/league/{}", league.name, slug(&an, &bn))),
             note: None,
@@ -116,8 +184,8 @@ pub fn jobs(league: &League) -> Vec<Job> {
                         .get(dep, GAMES_FILE)
                         .ok_or_else(|| format!("games table of {dep} missing"))
                 };
-                let x = g1_points(path(&dep_ab)?)?;
-                let y = g1_points(path(&dep_ba)?)?;
+                let x = seat_points(path(&dep_ab)?, columns)?;
+                let y = seat_points(path(&dep_ba)?, columns)?;
                 let r = pair_result(&an, &bn, &x, &y, conf)?;
                 write_json(&out.join(PAIR_FILE), &r)
             }),
@@ -158,7 +226,99 @@ pub fn settings(league: &League) -> LeagueSettings {
         confidence: league.confidence,
         anchors: league.anchors.clone(),
         agents: league.agents.clone(),
+        rules: league.rules,
     }
+}
+
+/// A three-player league's one job: its six seatings read into the standings and the pairwise
+/// comparisons, then the fit.
+fn table_fit_job(league: &League) -> Job {
+    let specs = table_specs(league);
+    let names: Vec<String> = league.policies.iter().map(|p| p.name.clone()).collect();
+    let index = |n: &str| names.iter().position(|x| x == n).unwrap_or(0);
+    let seats: Vec<(String, Vec<usize>)> = specs
+        .iter()
+        .map(|s| {
+            let id = format!("simulate/{}/{}", league.name, s.slug());
+            (id, s.seats.iter().map(|p| index(&p.name)).collect())
+        })
+        .collect();
+    let settings = settings(league);
+    let (name, label, conf) = (league.name.clone(), league.label.clone(), league.confidence);
+    let players = league.players();
+    Job {
+        id: job_id(&league.name),
+        stage: StageName::League,
+        deps: seats.iter().map(|(id, _)| id.clone()).collect(),
+        params: serde_json::json!({ "name": name, "label": label, "settings": settings }),
+        code: CODE.to_string(),
+        publish: Some(Layout::tables_publish(&league.name)),
+        note: None,
+        body: Box::new(move |inputs, out| {
+            let cols: Vec<String> = (1..=players).map(|s| format!("points_s{s}")).collect();
+            let cols: Vec<&str> = cols.iter().map(String::as_str).collect();
+            let mut seatings = Vec::new();
+            for (dep, order) in &seats {
+                let path = inputs
+                    .get(dep, GAMES_FILE)
+                    .ok_or_else(|| format!("games table of {dep} missing"))?;
+                seatings.push(Seating {
+                    seats: order.clone(),
+                    points: point_columns(path, &cols)?,
+                });
+            }
+            let z = crate::stats::z_critical(1.0 - conf)?;
+            let table = standings(&names, &seatings, z)?;
+            let pairs = table_pairs(&names, &seatings, conf)?;
+            let mut r = league_results(&name, &label, &settings, pairs)?;
+            r.standings = table;
+            // The pairing summary compares two seatings of one deal; a table of three has six.
+            r.pairing = None;
+            write_json(&out.join(LEAGUE_FILE), &r)?;
+            write_ratings_csv(&r, out)?;
+            write_standings_csv(&r, out)
+        }),
+    }
+}
+
+fn write_standings_csv(
+    r: &LeagueResults,
+    out: &std::path::Path,
+) -> crate::pipeline::job::JobResult {
+    let rows: Vec<Vec<String>> = r
+        .standings
+        .iter()
+        .map(|x| {
+            vec![
+                x.policy.clone(),
+                x.rank.to_string(),
+                num(x.win_share.value),
+                num(x.win_share.lo),
+                num(x.win_share.hi),
+                x.outright_wins.to_string(),
+                x.tied_first.to_string(),
+                num(x.points.value),
+                num(x.points.lo),
+                num(x.points.hi),
+            ]
+        })
+        .collect();
+    write_csv(
+        &out.join(STANDINGS_CSV),
+        &[
+            "policy",
+            "rank",
+            "win_share",
+            "win_share_lo",
+            "win_share_hi",
+            "outright_wins",
+            "tied_first",
+            "points",
+            "points_lo",
+            "points_hi",
+        ],
+        &rows,
+    )
 }
 
 /// Read every league's results, in `leagues` order.

@@ -1,0 +1,222 @@
+//! A three-player league's standings: the six seatings of its three policies read deal by
+//! deal into each policy's share of games won and points per game, and into the pairwise
+//! "who outscored whom" comparisons that feed the league's Bradley-Terry fit.
+//!
+//! Definitions. A game is won by the seat with the most points; a tie for first gives each
+//! tied seat an equal share of the win (1/2, or 1/3 for a three-way tie), so the shares of a
+//! game sum to 1. A policy's share and points are averaged over the six seatings of each deal
+//! first, and their intervals are normal over deals (the deal is the independent unit). For
+//! the pairwise comparisons, policy `a` "plays first" against `b` in the three seatings where
+//! `a` sits in the lower-numbered seat (seat 1 leads the first trick); each such seating is
+//! matched with its mirror (`a` and `b` swapped, the third policy in place) on the same deals,
+//! so a pair reads exactly as a two-player league pair: `a` beat `b` in a game when it took
+//! more points.
+//!
+//! Invariant: everything is a function of the six seatings' point columns in game order,
+//! summed sequentially in the seatings' fixed order, so it is the same on every thread count.
+
+use super::league_pair::{PairError, estimate, pair_result};
+use crate::results::league::{Estimate, PairResult, Standing};
+
+/// One seating: `seats[s]` is the index (in league order) of the policy in seat `s`, and
+/// `points[s][j]` that seat's points in game `j`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seating {
+    /// League index of each seat's policy.
+    pub seats: Vec<usize>,
+    /// Points per seat, per game.
+    pub points: Vec<Vec<u64>>,
+}
+
+/// Every ordering of `0..n` (lexicographic): the seatings of a table of `n` policies.
+pub fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for first in 0..n {
+        for rest in permutations(n - 1) {
+            let mut p = vec![first];
+            p.extend(rest.into_iter().map(|x| if x >= first { x + 1 } else { x }));
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn shape(message: String) -> PairError {
+    PairError::Shape { message }
+}
+
+/// Check that `seatings` are all orderings of `names`, each with the same number of games.
+fn check(names: &[String], seatings: &[Seating]) -> Result<usize, PairError> {
+    let n = seatings.first().map_or(0, |s| s.points[0].len());
+    let mut seen: Vec<&Vec<usize>> = seatings.iter().map(|s| &s.seats).collect();
+    seen.sort();
+    let want = permutations(names.len());
+    if seen != want.iter().collect::<Vec<_>>() || n < 2 {
+        return Err(shape(format!(
+            "a table of {} policies needs its {} seatings with the same games (at least 2)",
+            names.len(),
+            want.len()
+        )));
+    }
+    for s in seatings {
+        if s.points.len() != names.len() || s.points.iter().any(|p| p.len() != n) {
+            return Err(shape(format!(
+                "every seating must hold {n} games for each of its {} seats",
+                names.len()
+            )));
+        }
+    }
+    Ok(n)
+}
+
+/// Each policy's standing, in league order, ranked by share of games won.
+pub fn standings(
+    names: &[String],
+    seatings: &[Seating],
+    z: f64,
+) -> Result<Vec<Standing>, PairError> {
+    let n = check(names, seatings)?;
+    let k = names.len();
+    // Per policy and deal: summed share and points over the seatings.
+    let mut share = vec![vec![0.0f64; n]; k];
+    let mut points = vec![vec![0.0f64; n]; k];
+    let (mut outright, mut tied) = (vec![0u64; k], vec![0u64; k]);
+    for s in seatings {
+        for j in 0..n {
+            let best = (0..k).map(|seat| s.points[seat][j]).max().unwrap_or(0);
+            let at_best = (0..k).filter(|&seat| s.points[seat][j] == best).count();
+            for (seat, &pol) in s.seats.iter().enumerate() {
+                let p = s.points[seat][j];
+                points[pol][j] += p as f64;
+                if p == best {
+                    share[pol][j] += 1.0 / at_best as f64;
+                    if at_best == 1 {
+                        outright[pol] += 1;
+                    } else {
+                        tied[pol] += 1;
+                    }
+                }
+            }
+        }
+    }
+    let m = seatings.len() as f64;
+    let mean = |v: &[f64]| -> Estimate { estimate(v.iter().map(|x| x / m), z) };
+    let mut rows: Vec<Standing> = (0..k)
+        .map(|i| Standing {
+            policy: names[i].clone(),
+            rank: 0,
+            win_share: mean(&share[i]),
+            outright_wins: outright[i],
+            tied_first: tied[i],
+            points: mean(&points[i]),
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by(|&a, &b| rows[b].win_share.value.total_cmp(&rows[a].win_share.value));
+    for (r, &i) in order.iter().enumerate() {
+        rows[i].rank = r + 1;
+    }
+    Ok(rows)
+}
+
+/// The pairwise comparisons of every pair (i < j in league order), read as two-player pairs.
+pub fn pairs(
+    names: &[String],
+    seatings: &[Seating],
+    confidence: f64,
+) -> Result<Vec<PairResult>, PairError> {
+    check(names, seatings)?;
+    let k = names.len();
+    let seat_of = |s: &Seating, pol: usize| s.seats.iter().position(|&p| p == pol);
+    let mut out = Vec::new();
+    for a in 0..k {
+        for b in a + 1..k {
+            let (mut ab, mut ba) = (Vec::new(), Vec::new());
+            for s in seatings {
+                let (Some(sa), Some(sb)) = (seat_of(s, a), seat_of(s, b)) else {
+                    continue;
+                };
+                if sa > sb {
+                    continue;
+                }
+                let mut mirror_seats = s.seats.clone();
+                mirror_seats.swap(sa, sb);
+                let mirror = seatings
+                    .iter()
+                    .find(|m| m.seats == mirror_seats)
+                    .ok_or_else(|| shape("a seating's mirror is missing".into()))?;
+                let games = s.points[sa].len();
+                ab.extend((0..games).map(|j| [s.points[sa][j], s.points[sb][j]]));
+                // In the mirror, b sits where a sat (the lower seat) and a where b sat.
+                ba.extend((0..games).map(|j| [mirror.points[sa][j], mirror.points[sb][j]]));
+            }
+            out.push(pair_result(&names[a], &names[b], &ab, &ba, confidence)?);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> Vec<String> {
+        ["a", "b", "c"].map(String::from).to_vec()
+    }
+
+    /// Six seatings of two deals where policy 0 always takes 60, 1 takes 40, 2 takes 20, except
+    /// on deal 1 where 0 and 1 tie at 50 (2 takes 20).
+    fn seatings() -> Vec<Seating> {
+        permutations(3)
+            .into_iter()
+            .map(|seats| {
+                let pts = |pol: usize| match pol {
+                    0 => vec![60, 50],
+                    1 => vec![40, 50],
+                    _ => vec![20, 20],
+                };
+                let points = seats.iter().map(|&p| pts(p)).collect();
+                Seating { seats, points }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn six_orderings_of_three() {
+        let p = permutations(3);
+        assert_eq!(p.len(), 6);
+        assert_eq!(p[0], vec![0, 1, 2]);
+        assert_eq!(p[5], vec![2, 1, 0]);
+    }
+
+    #[test]
+    fn ties_for_first_split_the_win_and_shares_sum_to_one() {
+        let s = standings(&names(), &seatings(), 1.96).unwrap();
+        assert!((s[0].win_share.value - 0.75).abs() < 1e-12);
+        assert!((s[1].win_share.value - 0.25).abs() < 1e-12);
+        assert_eq!(s[2].win_share.value, 0.0);
+        let total: f64 = s.iter().map(|x| x.win_share.value).sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        assert_eq!((s[0].outright_wins, s[0].tied_first), (6, 6));
+        assert_eq!((s[0].rank, s[1].rank, s[2].rank), (1, 2, 3));
+        assert!((s[0].points.value - 55.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn pairs_count_who_outscored_whom_in_both_orders() {
+        let p = pairs(&names(), &seatings(), 0.95).unwrap();
+        assert_eq!(p.len(), 3);
+        assert_eq!((p[0].a.as_str(), p[0].b.as_str()), ("a", "b"));
+        // a vs b: a wins deal 0 and draws deal 1, in each of 3 + 3 seatings.
+        assert_eq!(
+            (p[0].a_first.games, p[0].a_first.a_wins, p[0].a_first.draws),
+            (6, 3, 3)
+        );
+        assert_eq!((p[0].b_first.a_wins, p[0].b_first.draws), (3, 3));
+        assert!((p[0].b_points.unwrap().value - 45.0).abs() < 1e-12);
+        assert!(pairs(&names(), &seatings()[..5], 0.95).is_err());
+    }
+}
