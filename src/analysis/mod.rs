@@ -11,4 +11,5 @@ pub mod seat_trump_use;
 pub mod shard_counts;
 pub mod study_regression;
 pub mod study_tests;
+pub mod sweep_baseline;
 pub mod sweep_curve;

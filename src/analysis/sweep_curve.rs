@@ -56,6 +56,9 @@ pub struct SweepSettings {
     pub family_alpha: f64,
     /// Opponent names, in order.
     pub opponents: Vec<String>,
+    /// The grid value the other points are compared with on the same deals, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<f64>,
 }
 
 fn seat_rate(wins: u64, non_tied: u64, ties: u64, confidence: f64) -> Result<SeatRate, StatsError> {
@@ -102,6 +105,7 @@ pub fn sweep_curve(
             p_holm: p_value,
             beats: false,
             loses: false,
+            vs_baseline: None,
         });
     }
     let alpha = settings.family_alpha;
@@ -124,6 +128,7 @@ pub fn sweep_curve(
         correction: "holm".into(),
         opponents: settings.opponents.clone(),
         points: cells,
+        baseline: None,
     })
 }
 
@@ -143,6 +148,7 @@ mod tests {
             confidence: 0.95,
             family_alpha: 0.05,
             opponents: vec!["greedy".into()],
+            baseline: None,
         }
     }
 

@@ -1191,6 +1191,10 @@ const FIELD_HINTS: &[(&str, &str)] = &[
     ),
     ("sweeps.*.seed", "a whole number >= 0 (the ChaCha seed)"),
     (
+        "sweeps.*.baseline",
+        "one of the sweep's grid values, e.g. 0 (every other point is compared with it)",
+    ),
+    (
         "sweeps.*.games_per_matchup",
         "a whole number >= 1 (games per ordered matchup)",
     ),

@@ -50,6 +50,10 @@ pub struct SweepSection {
     pub seed: i64,
     /// Games per ordered matchup (point vs opponent, and opponent vs point).
     pub games_per_matchup: u64,
+    /// A grid value every other point is compared with on the same deals (e.g. `0` for an
+    /// exploration sweep: the policy itself).
+    #[serde(default)]
+    pub baseline: Option<f64>,
 }
 
 /// A grid parameter's values: a list, or an inclusive range.
@@ -99,6 +103,8 @@ pub struct Sweep {
     pub seed: i64,
     /// Games per ordered matchup.
     pub games_per_matchup: u64,
+    /// The grid value the other points are compared with, if any.
+    pub baseline: Option<f64>,
 }
 
 /// (dotted field, what is wrong and what is valid).
@@ -298,6 +304,20 @@ fn expand(
         ));
     }
     let values = grid.values().map_err(|m| (pf.clone(), m))?;
+    if let Some(b) = s.baseline {
+        if !values.contains(&b) {
+            let listed: Vec<String> = values.iter().take(12).map(|v| v.to_string()).collect();
+            return Err((
+                f("baseline"),
+                format!(
+                    "{b} is not a value of the grid; the baseline must be one of its points ({}{}), e.g. baseline = {}",
+                    listed.join(", "),
+                    if values.len() > 12 { ", ..." } else { "" },
+                    values[0]
+                ),
+            ));
+        }
+    }
     if !uses(&toml::Value::Table(s.policy.clone()), param) {
         return Err((
             f("policy"),
@@ -393,6 +413,7 @@ fn expand(
         deal_source: DealSourceKind::Chacha,
         seed: s.seed,
         games_per_matchup: s.games_per_matchup,
+        baseline: s.baseline,
     })
 }
 

@@ -6,8 +6,8 @@
 
 use serde::Serialize;
 
-use super::format::pct;
-use crate::results::sweep::{SweepCell, SweepResults};
+use super::format::{pct, pval, signed, thousands};
+use crate::results::sweep::{BaselineDiff, SweepCell, SweepResults};
 
 /// One sweep's answer against one opponent.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -22,6 +22,9 @@ pub struct SweepAnswer {
     pub best: Option<f64>,
     /// The answer in one sentence.
     pub sentence: String,
+    /// How every point compares with the sweep's baseline point on the same deals, in one
+    /// sentence ("" when the sweep has no baseline).
+    pub vs_baseline: String,
 }
 
 /// A sweep for the templates.
@@ -37,6 +40,11 @@ pub struct SweepView {
     pub answers: Vec<SweepAnswer>,
     /// Each cell's grid value as printed (`10`, not `10.0`), in the order of `results.points`.
     pub value_texts: Vec<String>,
+    /// Each cell against the baseline, as printed ("the baseline" for the baseline's own cells;
+    /// empty when the sweep has no baseline), in the order of `results.points`.
+    pub baseline_texts: Vec<String>,
+    /// The baseline value as printed ("" when none).
+    pub baseline_text: String,
 }
 
 /// `v` as a grid value is printed (rounded to 1e-9: `0.1 * 3` prints as `0.3`).
@@ -112,6 +120,82 @@ fn answer(s: &SweepResults, noun: &str, opponent: &str) -> SweepAnswer {
         losing,
         best: best.map(|b| b.value),
         sentence,
+        vs_baseline: s
+            .baseline
+            .map_or(String::new(), |b| baseline_sentence(s, opponent, b)),
+    }
+}
+
+/// A mean score difference and its interval, in percentage points: `−1.12 [−1.60, −0.64]`
+/// (two decimals, so an interval that excludes 0 never prints a bound of 0).
+fn diff_text(d: &BaselineDiff) -> String {
+    format!(
+        "{} [{}, {}]",
+        signed(100.0 * d.mean, 2),
+        signed(100.0 * d.lo, 2),
+        signed(100.0 * d.hi, 2)
+    )
+}
+
+/// Every point against the baseline `b` (same opponent, same deals), in one sentence.
+fn baseline_sentence(s: &SweepResults, opponent: &str, b: f64) -> String {
+    let p = &s.parameter;
+    let compared: Vec<(&SweepCell, BaselineDiff)> = s
+        .against(opponent)
+        .filter_map(|c| c.vs_baseline.map(|d| (c, d)))
+        .collect();
+    let pick = |f: fn(&BaselineDiff) -> bool| -> Vec<f64> {
+        compared
+            .iter()
+            .filter(|(_, d)| f(d))
+            .map(|(c, _)| c.value)
+            .collect()
+    };
+    let (worse, better) = (pick(|d| d.worse), pick(|d| d.better));
+    let same = pick(|d| !d.worse && !d.better);
+    let mut parts = Vec::new();
+    for (values, one, many) in [
+        (&worse, "scores less", "score less"),
+        (&better, "scores more", "score more"),
+        (
+            &same,
+            "is not distinguishable from it",
+            "are not distinguishable from it",
+        ),
+    ] {
+        if !values.is_empty() {
+            let what = if values.len() == 1 { one } else { many };
+            parts.push(format!("{} {what}", list(p, values)));
+        }
+    }
+    let nearest = compared
+        .iter()
+        .min_by(|x, y| (x.0.value - b).abs().total_cmp(&(y.0.value - b).abs()))
+        .map(|(c, d)| {
+            format!(
+                "; at {p} = {} the difference is {} percentage points",
+                value_text(c.value),
+                diff_text(d)
+            )
+        })
+        .unwrap_or_default();
+    let deals = compared.first().map_or(0, |(_, d)| d.deals);
+    format!(
+        "Compared with {p} = {} on the same deals (mean score per deal, win 1 and tie ½, both seat orders; paired t intervals over {} deals, Holm over the sweep's {} comparisons, family α = {}): {}{nearest}.",
+        value_text(b),
+        thousands(deals as i128),
+        s.points.iter().filter(|c| c.vs_baseline.is_some()).count(),
+        s.family_alpha,
+        parts.join("; ")
+    )
+}
+
+/// One cell against the baseline, for the tables.
+fn baseline_cell_text(s: &SweepResults, c: &SweepCell) -> String {
+    match (s.baseline, c.vs_baseline) {
+        (None, _) => String::new(),
+        (Some(_), None) => "the baseline".into(),
+        (Some(_), Some(d)) => format!("{} (p {})", diff_text(&d), pval(&d.p_holm, 2)),
     }
 }
 
@@ -130,6 +214,8 @@ pub fn sweep_view(s: &SweepResults) -> SweepView {
         noun,
         answers,
         value_texts: s.points.iter().map(|c| value_text(c.value)).collect(),
+        baseline_texts: s.points.iter().map(|c| baseline_cell_text(s, c)).collect(),
+        baseline_text: s.baseline.map_or(String::new(), value_text),
     }
 }
 
@@ -159,6 +245,7 @@ mod tests {
             p_holm: PValue::from_value(0.5),
             beats,
             loses,
+            vs_baseline: None,
         }
     }
 
@@ -176,6 +263,7 @@ mod tests {
             correction: "holm".into(),
             opponents: vec!["greedy".into()],
             points,
+            baseline: None,
         }
     }
 

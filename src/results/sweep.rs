@@ -37,6 +37,32 @@ pub struct SweepResults {
     pub opponents: Vec<String>,
     /// One row per (point, opponent), points in grid order.
     pub points: Vec<SweepCell>,
+    /// The grid value every point is compared with on the same deals (`baseline`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<f64>,
+}
+
+/// A point against the sweep's baseline point (same opponent, same deals): the mean score
+/// difference per deal (win 1, tie ½), its paired t interval and test, Holm-adjusted across
+/// the sweep's comparisons.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BaselineDiff {
+    /// Deals compared (game indices; each holds both seat orders).
+    pub deals: u64,
+    /// Mean score difference, point minus baseline.
+    pub mean: f64,
+    /// Interval lower bound.
+    pub lo: f64,
+    /// Interval upper bound.
+    pub hi: f64,
+    /// Two-sided paired t test of no difference.
+    pub p_value: PValue,
+    /// Its Holm adjustment over the sweep's comparisons.
+    pub p_holm: PValue,
+    /// Holm rejects and the point scores more than the baseline.
+    pub better: bool,
+    /// Holm rejects and the point scores less.
+    pub worse: bool,
 }
 
 /// A win count with its rate and Wilson interval.
@@ -79,6 +105,9 @@ pub struct SweepCell {
     pub beats: bool,
     /// Holm rejects 0.5 and the point wins less than half.
     pub loses: bool,
+    /// Against the sweep's baseline point on the same deals (not for the baseline itself).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vs_baseline: Option<BaselineDiff>,
 }
 
 impl SweepResults {

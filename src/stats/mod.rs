@@ -16,6 +16,7 @@ pub mod interval;
 pub mod logistic;
 pub mod normal_tail;
 pub mod p_value;
+pub mod paired_t;
 pub mod power;
 pub mod profile;
 pub mod spline;
@@ -33,5 +34,6 @@ pub use logistic::{
 };
 pub use normal_tail::{ln_erfc, normal_cdf, two_sided_normal_p, z_critical};
 pub use p_value::PValue;
+pub use paired_t::{PairedT, paired_t};
 pub use power::{cohens_h, power_cohens_h, power_normal_approx};
 pub use wilson::wilson;

@@ -334,6 +334,12 @@ fn bad_sweeps() -> Vec<Bad> {
             "size",
             "unknown key `size`",
         ),
+        b(
+            "[sweeps.s]\nlabel = \"x\"\npolicy = { kind = \"epsilon\", base = \"greedy\", eps = \"{eps}\" }\ngrid = { eps = [0.1, 0.2] }\nopponents = [\"greedy\"]\nseed = 1\ngames_per_matchup = 10\nbaseline = 0\n",
+            "sweeps.s.baseline",
+            "baseline",
+            "0 is not a value of the grid",
+        ),
     ]
 }
 
@@ -366,4 +372,32 @@ fn bad_grids_exit_2_naming_file_line_column_field_and_what_is_valid() {
         assert!(!err.contains("panicked"), "{err}");
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A sweep with `baseline = 0` compares every eps with eps = 0 game by game: eps = 1 (uniform
+/// random leads) scores less than greedy itself on the same deals, eps = 0 is the baseline, and
+/// the report says both.
+#[test]
+fn a_baseline_sweep_compares_every_point_with_the_baseline_on_the_same_deals() {
+    let dir = study(&config(&format!(
+        "{}baseline = 0\n",
+        eps_sweep("[0, 1]").replace("games_per_matchup = 100", "games_per_matchup = 400")
+    )));
+    run(dir.path());
+    let json = std::fs::read_to_string(dir.path().join("outputs/tables/sw/sweep.json")).unwrap();
+    let r: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(r["baseline"], 0.0);
+    let cells = r["points"].as_array().unwrap();
+    assert!(cells[0].get("vs_baseline").is_none(), "the baseline itself");
+    let d = &cells[1]["vs_baseline"];
+    assert_eq!(d["deals"], 400);
+    assert!(d["mean"].as_f64().unwrap() < 0.0, "{d}");
+    assert!(d["hi"].as_f64().unwrap() < 0.0, "{d}");
+    assert_eq!(d["worse"], true, "{d}");
+    let report = std::fs::read_to_string(dir.path().join("outputs/report.md")).unwrap();
+    assert!(
+        report.contains("Compared with eps = 0 on the same deals")
+            && report.contains("eps = 1 scores less"),
+        "{report}"
+    );
 }

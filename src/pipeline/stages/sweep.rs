@@ -5,12 +5,14 @@
 //! Invariant: the job reads its shards in its `deps` order (points in grid order, then
 //! opponents, point first then opponent first), so its output is byte-stable.
 
+use crate::analysis::league_pair::point_columns;
+use crate::analysis::sweep_baseline::{PairGames, compare_with_baseline};
 use crate::analysis::sweep_curve::{PairOutcome, ShardOutcome, SweepSettings, sweep_curve};
 use crate::pipeline::config::Config;
 use crate::pipeline::job::{Job, JobInputs, StageName};
 use crate::pipeline::sweep_config::Sweep;
 use crate::results::sweep::SweepResults;
-use crate::tournament::{SHARD_FILE, ShardSummary};
+use crate::tournament::{GAMES_FILE, SHARD_FILE, ShardSummary};
 
 use super::simulate::sweep_job_id;
 use super::{num, read_json, write_csv, write_json};
@@ -42,6 +44,7 @@ pub fn settings(cfg: &Config, sweep: &Sweep) -> SweepSettings {
         confidence: cfg.test.confidence,
         family_alpha: cfg.test.family_alpha,
         opponents: sweep.opponents.iter().map(|o| o.name.clone()).collect(),
+        baseline: sweep.baseline,
     }
 }
 
@@ -100,12 +103,57 @@ pub fn jobs(cfg: &Config, sweep: &Sweep) -> Vec<Job> {
                     point_second: outcome(b)?,
                 });
             }
-            let r = sweep_curve(&outcomes, &settings)?;
+            let mut r = sweep_curve(&outcomes, &settings)?;
+            if let Some(b) = settings.baseline {
+                let games = pairs
+                    .iter()
+                    .map(|(value, _, opponent, a, b)| pair_games(inputs, *value, opponent, a, b))
+                    .collect::<Result<Vec<_>, _>>()?;
+                compare_with_baseline(&mut r, &games, b)?;
+            }
             write_json(&out.join(SWEEP_FILE), &r)?;
             write_table(&r, out)
         }),
     });
     jobs
+}
+
+/// One pair's games from its two shards' game tables: the point's score (win 1, tie ½) and
+/// the face-up card per game, point first (`a`) and opponent first (`b`).
+fn pair_games(
+    inputs: &JobInputs,
+    value: f64,
+    opponent: &str,
+    a: &str,
+    b: &str,
+) -> Result<PairGames, Box<dyn std::error::Error + Send + Sync>> {
+    let read = |job: &str,
+                point_col: usize|
+     -> Result<Vec<(f64, u8)>, Box<dyn std::error::Error + Send + Sync>> {
+        let path = inputs
+            .get(job, GAMES_FILE)
+            .ok_or_else(|| format!("games table of {job} missing"))?;
+        let c = point_columns(path, &["points_g1", "points_g2", "face_up"])?;
+        Ok((0..c[0].len())
+            .map(|i| {
+                let (mine, theirs) = (c[point_col][i], c[1 - point_col][i]);
+                let score = if mine > theirs {
+                    1.0
+                } else if mine == theirs {
+                    0.5
+                } else {
+                    0.0
+                };
+                (score, c[2][i] as u8)
+            })
+            .collect())
+    };
+    Ok(PairGames {
+        value,
+        opponent: opponent.to_string(),
+        first: read(a, 0)?,
+        second: read(b, 1)?,
+    })
 }
 
 /// Every sweep's results, from the sweep jobs' outputs, in `names` order.
