@@ -304,19 +304,19 @@ fn expand(
         ));
     }
     let values = grid.values().map_err(|m| (pf.clone(), m))?;
-    if let Some(b) = s.baseline {
-        if !values.contains(&b) {
-            let listed: Vec<String> = values.iter().take(12).map(|v| v.to_string()).collect();
-            return Err((
-                f("baseline"),
-                format!(
-                    "{b} is not a value of the grid; the baseline must be one of its points ({}{}), e.g. baseline = {}",
-                    listed.join(", "),
-                    if values.len() > 12 { ", ..." } else { "" },
-                    values[0]
-                ),
-            ));
-        }
+    if let Some(b) = s.baseline
+        && !values.contains(&b)
+    {
+        let listed: Vec<String> = values.iter().take(12).map(|v| v.to_string()).collect();
+        return Err((
+            f("baseline"),
+            format!(
+                "{b} is not a value of the grid; the baseline must be one of its points ({}{}), e.g. baseline = {}",
+                listed.join(", "),
+                if values.len() > 12 { ", ..." } else { "" },
+                values[0]
+            ),
+        ));
     }
     if !uses(&toml::Value::Table(s.policy.clone()), param) {
         return Err((
