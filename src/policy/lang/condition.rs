@@ -139,7 +139,13 @@ const NUMBERS: &[(&str, Quantity, i32, i32, &str)] = &[
         "cards left in the stock, face-up card included",
     ),
     ("trick", Quantity::Trick, 1, 20, "the trick number"),
-    ("hand", Quantity::Hand, 1, 3, "cards in hand"),
+    (
+        "hand",
+        Quantity::Hand,
+        1,
+        5,
+        "cards in hand (3 at most, 5 in five-card games)",
+    ),
     ("my-points", Quantity::MyPoints, 0, 120, "own points so far"),
     (
         "opp-points",
@@ -374,7 +380,7 @@ fn parse_atom(toks: &[Token<'_>], i: &mut usize, end_at: usize) -> Result<Atom, 
         expect(toks, i, "(", end_at)?;
         let f = CardFilter::parse(toks, i, end_at)?;
         expect(toks, i, ")", end_at)?;
-        (Quantity::Count(f), 0, 3)
+        (Quantity::Count(f), 0, 5)
     } else if let Some(&(_, q, lo, hi, _)) = NUMBERS.iter().find(|n| n.0 == t.text) {
         (q, lo, hi)
     } else {
@@ -586,5 +592,19 @@ mod tests {
         }
         assert_eq!(parse("stock > 35").unwrap_err().at, 8);
         assert_eq!(parse("stack > 3").unwrap_err().at, 0);
+    }
+
+    /// Five-card games (hand_size = 5): a hand holds up to five cards, and counts reach five.
+    #[test]
+    fn hand_and_count_reach_five_cards() {
+        assert!(parse("hand == 5").is_ok());
+        assert!(parse("count(trump) >= 4").is_ok());
+        assert!(
+            parse("hand == 6")
+                .unwrap_err()
+                .message
+                .contains("values 1 to 5")
+        );
+        assert!(parse("count(trump) >= 6").is_err());
     }
 }
