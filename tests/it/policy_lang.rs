@@ -350,10 +350,10 @@ fn bad_cases() -> Vec<Bad> {
             "expected a whole number",
         ),
         b(
-            "[policies.bad]\nkind = \"rules\"\nlead = [\"if count(trump) >= 4 then cheapest\", \"cheapest\"]\nfollow = [\"cheapest\"]",
+            "[policies.bad]\nkind = \"rules\"\nlead = [\"if count(trump) >= 6 then cheapest\", \"cheapest\"]\nfollow = [\"cheapest\"]",
             "policies.bad.lead[0]",
-            "4 then",
-            "takes values 0 to 3",
+            "6 then",
+            "takes values 0 to 5",
         ),
         b(
             "[policies.bad]\nkind = \"rules\"\nlead = \"cheapest\"\nfollow = [\"cheapest\"]",
