@@ -39,24 +39,7 @@ fn agent(c: &mut Criterion) {
         let mut i = 0u64;
         b.iter(|| {
             i += 1;
-            let view = SeatView {
-                hand: &hand,
-                table: None,
-                trump: d.face_up().suit(),
-                face_up: d.face_up(),
-                played: 0,
-                stock_left: 34,
-                trick: 1,
-                my_points: 0,
-                opp_points: 0,
-                players: 2,
-                seat: 0,
-                trick_cards: &[],
-                partner_winning: false,
-                no_trump: false,
-                open_hand: &[],
-                stock_top: None,
-            };
+            let view = SeatView::opening(&hand, d.face_up());
             search.choose(&view, &mut SeatRng::new([3; 32], i))
         })
     });

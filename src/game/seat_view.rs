@@ -45,7 +45,45 @@ pub struct SeatView<'a> {
     pub stock_top: Option<Card>,
 }
 
-impl SeatView<'_> {
+impl<'a> SeatView<'a> {
+    /// A two-player view at the first trick: `hand` to play, `face_up` turned up (so its suit is
+    /// trump), nothing played, 34 cards in the stock (the face-up card included), no points yet,
+    /// seat 0 to lead. Set any other field with struct update syntax, e.g. to follow a card:
+    ///
+    /// ```
+    /// use briscola::game::{Card, SeatView, Suit};
+    /// let hand = [Card::new(Suit::Oro, 1).unwrap(), Card::new(Suit::Coppe, 2).unwrap()];
+    /// let led = Card::new(Suit::Oro, 3).unwrap();
+    /// let v = SeatView {
+    ///     table: Some(led),
+    ///     trick_cards: std::slice::from_ref(&led),
+    ///     seat: 1,
+    ///     ..SeatView::opening(&hand, Card::new(Suit::Coppe, 7).unwrap())
+    /// };
+    /// assert_eq!((v.trump, v.stock_left, v.trick), (Suit::Coppe, 34, 1));
+    /// assert!(v.seen(Card::new(Suit::Coppe, 7).unwrap()) && !v.seen(led));
+    /// ```
+    pub fn opening(hand: &'a [Card], face_up: Card) -> SeatView<'a> {
+        SeatView {
+            hand,
+            table: None,
+            trump: face_up.suit(),
+            face_up,
+            played: 0,
+            stock_left: 34,
+            trick: 1,
+            my_points: 0,
+            opp_points: 0,
+            players: 2,
+            seat: 0,
+            trick_cards: &[],
+            partner_winning: false,
+            no_trump: false,
+            open_hand: &[],
+            stock_top: None,
+        }
+    }
+
     /// Whether `card` is public knowledge from earlier tricks or the face-up card.
     #[inline]
     pub fn seen(&self, card: Card) -> bool {

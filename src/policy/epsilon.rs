@@ -86,22 +86,12 @@ mod tests {
                         continue; // following is never perturbed under "lead"
                     }
                     let v = SeatView {
-                        hand,
                         table,
                         trump: Suit::Coppe,
-                        face_up: c(Suit::Coppe, 6),
                         played: 4,
                         stock_left: 20,
                         trick: 3,
-                        my_points: 0,
-                        opp_points: 0,
-                        players: 2,
-                        seat: 0,
-                        trick_cards: &[],
-                        partner_winning: false,
-                        no_trump: false,
-                        open_hand: &[],
-                        stock_top: None,
+                        ..SeatView::opening(hand, c(Suit::Coppe, 6))
                     };
                     let n = 30_000u64;
                     let mut counts = vec![0u64; hand.len()];
@@ -131,22 +121,13 @@ mod tests {
         let c = |s, r| Card::new(s, r).unwrap();
         let hand = [c(Suit::Oro, 1), c(Suit::Coppe, 2), c(Suit::Spade, 7)];
         let v = SeatView {
-            hand: &hand,
             table: Some(c(Suit::Spade, 5)),
             trump: Suit::Coppe,
-            face_up: c(Suit::Coppe, 6),
             played: 4,
             stock_left: 20,
             trick: 3,
-            my_points: 0,
-            opp_points: 0,
-            players: 2,
             seat: 1,
-            trick_cards: &[],
-            partner_winning: false,
-            no_trump: false,
-            open_hand: &[],
-            stock_top: None,
+            ..SeatView::opening(&hand, c(Suit::Coppe, 6))
         };
         let p = Epsilon::new(base.clone(), 1.0, EpsMoves::Lead);
         let want = base.choose(&v, &mut SeatRng::new([0; 32], 0));

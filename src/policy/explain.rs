@@ -151,11 +151,10 @@ impl AnyPolicy {
     /// use briscola::game::{Card, SeatRng, SeatView, Suit};
     /// use briscola::policy::{PolicyKind, PolicySpec, Rule, TieBreak};
     /// let hand = [Card::new(Suit::Oro, 1).unwrap(), Card::new(Suit::Coppe, 2).unwrap()];
+    /// let led = Card::new(Suit::Spade, 3).unwrap();
     /// let view = SeatView {
-    ///     hand: &hand, table: Some(Card::new(Suit::Spade, 3).unwrap()), trump: Suit::Coppe,
-    ///     face_up: Card::new(Suit::Coppe, 7).unwrap(), played: 0, stock_left: 30, trick: 3,
-    ///     my_points: 0, opp_points: 0, players: 2, seat: 1, trick_cards: &[], partner_winning: false,
-    ///     no_trump: false, open_hand: &[], stock_top: None,
+    ///     table: Some(led), trick_cards: std::slice::from_ref(&led), seat: 1, stock_left: 30, trick: 3,
+    ///     ..SeatView::opening(&hand, Card::new(Suit::Coppe, 7).unwrap())
     /// };
     /// let hoarder = PolicySpec::paper(PolicyKind::Hoarder, TieBreak::AsReleased).build();
     /// let e = hoarder.explain(&view, &mut SeatRng::new([0; 32], 0));

@@ -14,11 +14,7 @@ use crate::game::{Policy, SeatRng, SeatView};
 /// use briscola::game::{Card, SeatRng, SeatView, Suit};
 /// use briscola::policy::{Policy, Random};
 /// let hand = [Card::new(Suit::Oro, 1).unwrap(), Card::new(Suit::Coppe, 2).unwrap()];
-/// let view = SeatView {
-///     hand: &hand, table: None, trump: Suit::Coppe, face_up: Card::new(Suit::Coppe, 7).unwrap(),
-///     played: 0, stock_left: 30, trick: 3, my_points: 0, opp_points: 0, players: 2, seat: 0,
-///     trick_cards: &[], partner_winning: false, no_trump: false, open_hand: &[], stock_top: None,
-/// };
+/// let view = SeatView::opening(&hand, Card::new(Suit::Coppe, 7).unwrap());
 /// let pick = Random.choose(&view, &mut SeatRng::new([5; 32], 0));
 /// assert!(pick < hand.len());
 /// assert_eq!(pick, Random.choose(&view, &mut SeatRng::new([5; 32], 0)), "same stream, same card");
@@ -62,22 +58,10 @@ mod tests {
 
     fn view(hand: &[Card]) -> SeatView<'_> {
         SeatView {
-            hand,
-            table: None,
             trump: Suit::Coppe,
-            face_up: Card::new(Suit::Coppe, 7).unwrap(),
-            played: 0,
             stock_left: 30,
             trick: 3,
-            my_points: 0,
-            opp_points: 0,
-            players: 2,
-            seat: 0,
-            trick_cards: &[],
-            partner_winning: false,
-            no_trump: false,
-            open_hand: &[],
-            stock_top: None,
+            ..SeatView::opening(hand, Card::new(Suit::Coppe, 7).unwrap())
         }
     }
 

@@ -126,22 +126,16 @@ mod tests {
 
     fn endgame_view<'a>(hand: &'a [Card], table: &'a [Card], played: u64) -> SeatView<'a> {
         SeatView {
-            hand,
             table: table.first().copied(),
             trump: Suit::Spade,
-            face_up: c(Suit::Spade, 4),
             played,
             stock_left: 0,
             trick: 19,
             my_points: 50,
             opp_points: 40,
-            players: 2,
             seat: 1,
             trick_cards: table,
-            partner_winning: false,
-            no_trump: false,
-            open_hand: &[],
-            stock_top: None,
+            ..SeatView::opening(hand, c(Suit::Spade, 4))
         }
     }
 

@@ -185,22 +185,15 @@ mod tests {
 
     fn view<'a>(hand: &'a [Card], on_table: &'a [Card], best: Card, partner: bool) -> SeatView<'a> {
         SeatView {
-            hand,
             table: Some(best),
             trump: Suit::Coppe,
-            face_up: card(Suit::Coppe, 4),
-            played: 0,
             stock_left: 20,
             trick: 3,
-            my_points: 0,
-            opp_points: 0,
             players: 4,
             seat: 2,
             trick_cards: on_table,
             partner_winning: partner,
-            no_trump: false,
-            open_hand: &[],
-            stock_top: None,
+            ..SeatView::opening(hand, card(Suit::Coppe, 4))
         }
     }
 

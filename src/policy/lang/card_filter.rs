@@ -413,22 +413,13 @@ mod tests {
             for c in Card::all().filter(|&c| c != led) {
                 let hand = [c];
                 let v = SeatView {
-                    hand: &hand,
                     table: Some(led),
                     trump,
-                    face_up: Card::new(trump, 5).unwrap(),
-                    played: 0,
                     stock_left: 10,
                     trick: 5,
-                    my_points: 0,
-                    opp_points: 0,
-                    players: 2,
                     seat: 1,
                     trick_cards: std::slice::from_ref(&led),
-                    partner_winning: false,
-                    no_trump: false,
-                    open_hand: &[],
-                    stock_top: None,
+                    ..SeatView::opening(&hand, Card::new(trump, 5).unwrap())
                 };
                 let wins = features(c, &v, false) & F_WINS != 0;
                 assert_eq!(

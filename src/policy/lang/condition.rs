@@ -542,22 +542,16 @@ mod tests {
         ];
         let led = [Card::new(Suit::Oro, 3).unwrap()];
         let v = SeatView {
-            hand: &hand,
             table: Some(led[0]),
             trump: Suit::Coppe,
-            face_up: Card::new(Suit::Coppe, 4).unwrap(),
             played: 1 << Card::new(Suit::Coppe, 3).unwrap().id(),
             stock_left: 10,
             trick: 13,
             my_points: 40,
             opp_points: 52,
-            players: 2,
             seat: 1,
             trick_cards: &led,
-            partner_winning: false,
-            no_trump: false,
-            open_hand: &[],
-            stock_top: None,
+            ..SeatView::opening(&hand, Card::new(Suit::Coppe, 4).unwrap())
         };
         let feats: Vec<u32> = hand
             .iter()

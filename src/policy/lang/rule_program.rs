@@ -295,22 +295,16 @@ mod tests {
                     let hand: Vec<Card> = (0..n).map(|_| card(&mut rng)).collect();
                     let led = card(&mut rng);
                     let v = SeatView {
-                        hand: &hand,
                         table: rng.random_bool(0.5).then_some(led),
                         trump: Suit::ALL[rng.random_range(0..4)],
-                        face_up: card(&mut rng),
                         played: rng.random::<u64>() & ((1 << 40) - 1),
                         stock_left: rng.random_range(0..=34),
                         trick: rng.random_range(1..=20),
                         my_points: rng.random_range(0..=120),
                         opp_points: rng.random_range(0..=120),
-                        players: 2,
                         seat: 1,
                         trick_cards: std::slice::from_ref(&led),
-                        partner_winning: false,
-                        no_trump: false,
-                        open_hand: &[],
-                        stock_top: None,
+                        ..SeatView::opening(&hand, card(&mut rng))
                     };
                     let mut r = SeatRng::new([3; 32], 0);
                     let list = if v.table.is_some() {

@@ -195,22 +195,16 @@ mod tests {
         let led = card(Suit::Spade, 3);
         let face_up = card(Suit::Coppe, 7);
         let v = SeatView {
-            hand: &hand,
             table: Some(led),
             trump: Suit::Coppe,
-            face_up,
             played: done.iter().fold(0, |m, c| m | 1u64 << c.id()),
             stock_left: 30,
             trick: 3,
             my_points: 15,
             opp_points: 4,
-            players: 2,
             seat: 1,
             trick_cards: std::slice::from_ref(&led),
-            partner_winning: false,
-            no_trump: false,
-            open_hand: &[],
-            stock_top: None,
+            ..SeatView::opening(&hand, face_up)
         };
         let mut x = vec![9.0; E.input_len()];
         E.encode(&v, &mut x);
@@ -258,22 +252,12 @@ mod tests {
         let face_up = card(Suit::Bastoni, 5);
         let hand = [face_up, card(Suit::Oro, 3)];
         let v = SeatView {
-            hand: &hand,
-            table: None,
             trump: Suit::Bastoni,
-            face_up,
-            played: 0,
             stock_left: 0,
             trick: 19,
             my_points: 58,
             opp_points: 40,
-            players: 2,
-            seat: 0,
-            trick_cards: &[],
-            partner_winning: false,
-            no_trump: false,
-            open_hand: &[],
-            stock_top: None,
+            ..SeatView::opening(&hand, face_up)
         };
         let mut x = vec![0.0; E.input_len()];
         E.encode(&v, &mut x);
