@@ -184,7 +184,7 @@ pub fn pair_result_over_deals(
     confidence: f64,
 ) -> Result<PairResult, PairError> {
     let blocks = blocks.max(1);
-    if ab.len() != ba.len() || ab.len() < 2 * blocks || ab.len() % blocks != 0 {
+    if ab.len() != ba.len() || ab.len() < 2 * blocks || !ab.len().is_multiple_of(blocks) {
         return Err(PairError::Shape {
             message: format!(
                 "the seatings {a}-vs-{b} and {b}-vs-{a} hold {} and {} games; a pair needs the same number, at least 2 deals in each of {blocks} block(s) of equal size",

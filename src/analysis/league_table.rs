@@ -141,12 +141,13 @@ pub fn scores(names: &[String], seatings: &[Seating], z: f64) -> Result<Vec<Esti
     let n = check(names, seatings)?;
     let k = names.len();
     let mut total = vec![vec![0.0f64; n]; k];
+    // Per (policy, deal) the terms are added in seating order, then opponent seat order.
     for s in seatings {
-        for j in 0..n {
-            for (sa, &a) in s.seats.iter().enumerate() {
-                for sb in (0..k).filter(|&sb| sb != sa) {
-                    let (p, q) = (s.points[sa][j], s.points[sb][j]);
-                    total[a][j] += match p.cmp(&q) {
+        for (sa, &a) in s.seats.iter().enumerate() {
+            for sb in (0..k).filter(|&sb| sb != sa) {
+                let pairs = s.points[sa].iter().zip(&s.points[sb]);
+                for (t, (p, q)) in total[a].iter_mut().zip(pairs) {
+                    *t += match p.cmp(q) {
                         std::cmp::Ordering::Greater => 1.0,
                         std::cmp::Ordering::Less => 0.0,
                         std::cmp::Ordering::Equal => 0.5,
