@@ -5,6 +5,11 @@
 //! A game is won by the seat with more points (also in Briscola a 31, where the claimant is the
 //! only seat at the target), drawn when they are equal.
 //!
+//! The deal is the independent unit: a three-player pair reads three seatings and their
+//! mirrors on the same deals ([`pair_result_over_deals`]), and averages them per deal before
+//! any mean or interval. The point margin whose variance is compared is half a's points less
+//! b's (a's points less 60 when a game's points sum to 120).
+//!
 //! Invariant: game `j` of the seating (a, b) and game `j` of the seating (b, a) are the same
 //! deal when the league is paired; everything here is a function of the two point columns in
 //! game order, summed sequentially, so it is the same on every thread count.
@@ -106,11 +111,26 @@ pub(crate) fn estimate(xs: impl Iterator<Item = f64> + Clone, z: f64) -> Estimat
 
 /// The variance of a per-deal statistic `f(x, y)` over paired deals (`x[j]`, `y[j]`) and over
 /// independent deals (`x[j]`, `y[j + 1 mod n]`: the same games, re-paired so that no two
-/// share a deal).
-fn variance_comparison(x: &[f64], y: &[f64], f: impl Fn(f64, f64) -> f64) -> VarianceComparison {
-    let n = x.len();
-    let (_, paired, _) = mean_var((0..n).map(|j| f(x[j], y[j])));
-    let (_, independent, _) = mean_var((0..n).map(|j| f(x[j], y[(j + 1) % n])));
+/// share a deal). The rows are `blocks` blocks of `n` games, game `j` of every block deal `j`;
+/// a deal's statistic is the mean of its blocks' (one block: the statistic itself).
+fn variance_comparison(
+    x: &[f64],
+    y: &[f64],
+    blocks: usize,
+    f: impl Fn(f64, f64) -> f64,
+) -> VarianceComparison {
+    let n = x.len() / blocks;
+    let per_deal = |shift: usize| -> Vec<f64> {
+        (0..n)
+            .map(|j| {
+                let k = (j + shift) % n;
+                let s: f64 = (0..blocks).map(|g| f(x[g * n + j], y[g * n + k])).sum();
+                s / blocks as f64
+            })
+            .collect()
+    };
+    let (_, paired, _) = mean_var(per_deal(0).into_iter());
+    let (_, independent, _) = mean_var(per_deal(1).into_iter());
     VarianceComparison::from_variances(paired, independent)
 }
 
@@ -147,10 +167,27 @@ pub fn pair_result(
     ba: &[[u64; 2]],
     confidence: f64,
 ) -> Result<PairResult, PairError> {
-    if ab.len() != ba.len() || ab.len() < 2 {
+    pair_result_over_deals(a, b, ab, ba, 1, confidence)
+}
+
+/// [`pair_result`] for games in `blocks` blocks of `n` deals (a three-player pair: the three
+/// seatings where `a` sits before `b`, each matched with its mirror): game `j` of every block
+/// of `ab` and of `ba` is deal `j`. The counts count games; every mean and interval is over
+/// deals (a deal's statistic averaged over its `2 * blocks` games), so the deal stays the
+/// independent unit. One block is [`pair_result`].
+pub fn pair_result_over_deals(
+    a: &str,
+    b: &str,
+    ab: &[[u64; 2]],
+    ba: &[[u64; 2]],
+    blocks: usize,
+    confidence: f64,
+) -> Result<PairResult, PairError> {
+    let blocks = blocks.max(1);
+    if ab.len() != ba.len() || ab.len() < 2 * blocks || !ab.len().is_multiple_of(blocks) {
         return Err(PairError::Shape {
             message: format!(
-                "the seatings {a}-vs-{b} and {b}-vs-{a} hold {} and {} games; a pair needs the same number, at least 2",
+                "the seatings {a}-vs-{b} and {b}-vs-{a} hold {} and {} games; a pair needs the same number, at least 2 deals in each of {blocks} block(s) of equal size",
                 ab.len(),
                 ba.len()
             ),
@@ -169,11 +206,28 @@ pub fn pair_result(
     let y: Vec<f64> = ba.iter().map(|g| g[1] as f64).collect();
     let sx: Vec<f64> = ab.iter().map(|g| score(g[0], g[1])).collect();
     let sy: Vec<f64> = ba.iter().map(|g| score(g[1], g[0])).collect();
-    let n = x.len();
+    // a's margin over b, halved, in each game: a's points less 60 when a game's points sum to
+    // 120, and the margin's own scale when they do not (Briscola a 31).
+    let mx: Vec<f64> = ab
+        .iter()
+        .map(|g| (g[0] as f64 - g[1] as f64) / 2.0)
+        .collect();
+    let my: Vec<f64> = ba
+        .iter()
+        .map(|g| (g[1] as f64 - g[0] as f64) / 2.0)
+        .collect();
+    let n = x.len() / blocks;
+    // Per deal: the mean over its blocks of the mean of its two mirrored games.
     let both = |x: &[f64], y: &[f64], f: fn(f64) -> f64| -> Vec<f64> {
-        (0..n).map(|j| (f(x[j]) + f(y[j])) / 2.0).collect()
+        (0..n)
+            .map(|j| {
+                let s: f64 = (0..blocks)
+                    .map(|g| (f(x[g * n + j]) + f(y[g * n + j])) / 2.0)
+                    .sum();
+                s / blocks as f64
+            })
+            .collect()
     };
-    let half = GAME_POINTS as f64 / 2.0;
     let swapped = |c: SeatingCounts| SeatingCounts {
         games: c.games,
         a_wins: c.b_wins,
@@ -208,8 +262,8 @@ pub fn pair_result(
             both(&sx, &sy, |s| f64::from(u8::from(s == 0.0))).into_iter(),
             z,
         ),
-        points_variance: variance_comparison(&x, &y, |u, v| (u + v) / 2.0 - half),
-        score_variance: variance_comparison(&sx, &sy, |u, v| (u + v) / 2.0),
+        points_variance: variance_comparison(&mx, &my, blocks, |u, v| (u + v) / 2.0),
+        score_variance: variance_comparison(&sx, &sy, blocks, |u, v| (u + v) / 2.0),
     })
 }
 
@@ -286,5 +340,53 @@ mod tests {
         let want = ((12.0 + 35.0) + (33.0 + 31.0) + (0.0 + 2.0)) / 6.0;
         assert!((b.value - want).abs() < 1e-12);
         assert!((r.a_win.value - 0.5).abs() < 1e-12);
+        // The point margin is half a's points less b's, not a's points less 60: paired, the
+        // per-deal margins are ((31-12)/2 + (20-35)/2)/2 = 1, ((5-33)/2 + (30-31)/2)/2 = -7.25,
+        // ((40-0)/2 + (31-2)/2)/2 = 17.25.
+        let m: [f64; 3] = [1.0, -7.25, 17.25];
+        let mean = m.iter().sum::<f64>() / 3.0;
+        let var = m.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / 2.0;
+        assert!(
+            (r.points_variance.paired - var).abs() < 1e-9,
+            "{:?}",
+            r.points_variance
+        );
+    }
+
+    #[test]
+    fn the_margin_equals_the_old_points_less_60_for_full_games() {
+        let (ab, ba) = (full(&[90, 30, 75, 45, 61]), full(&[50, 70, 64, 45, 100]));
+        let r = pair_result("a", "b", &ab, &ba, 0.95).unwrap();
+        let d: Vec<f64> = (0..5)
+            .map(|j| (ab[j][0] as f64 + ba[j][1] as f64) / 2.0 - 60.0)
+            .collect();
+        let (_, var, _) = mean_var(d.iter().copied());
+        assert_eq!(r.points_variance.paired.to_bits(), var.to_bits());
+    }
+
+    #[test]
+    fn blocks_of_one_deal_are_averaged_before_the_interval() {
+        // Three blocks that repeat the same two-block pair: per deal the average is that of one
+        // block, so means and standard errors equal the one-block pair's (n = deals, not 3n).
+        let (ab, ba) = (full(&[70, 60, 100, 40]), full(&[80, 61, 30, 65]));
+        let one = pair_result("a", "b", &ab, &ba, 0.95).unwrap();
+        let rep = |v: &[[u64; 2]]| v.repeat(3);
+        let three = pair_result_over_deals("a", "b", &rep(&ab), &rep(&ba), 3, 0.95).unwrap();
+        for (x, y) in [
+            (one.a_points, three.a_points),
+            (one.a_score, three.a_score),
+            (one.a_win, three.a_win),
+            (one.b_win, three.b_win),
+        ] {
+            assert!((x.value - y.value).abs() < 1e-12);
+            assert!((x.std_error - y.std_error).abs() < 1e-12, "{x:?} {y:?}");
+        }
+        assert_eq!(three.a_first.games, 12);
+        assert!((one.points_variance.paired - three.points_variance.paired).abs() < 1e-9);
+        // Blocks that do not divide the games, or fewer than two deals, are refused.
+        assert!(
+            pair_result_over_deals("a", "b", &rep(&ab)[..11], &rep(&ba)[..11], 3, 0.95).is_err()
+        );
+        assert!(pair_result_over_deals("a", "b", &ab[..3], &ba[..3], 3, 0.95).is_err());
     }
 }

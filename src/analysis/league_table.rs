@@ -9,13 +9,15 @@
 //! the pairwise comparisons, policy `a` "plays first" against `b` in the three seatings where
 //! `a` sits in the lower-numbered seat (seat 1 leads the first trick); each such seating is
 //! matched with its mirror (`a` and `b` swapped, the third policy in place) on the same deals,
-//! so a pair reads exactly as a two-player league pair: `a` beat `b` in a game when it took
-//! more points.
+//! so a pair reads as a two-player league pair (`a` beat `b` in a game when it took more
+//! points) whose means and intervals are over deals: a deal's six games are averaged first
+//! (`league_pair::pair_result_over_deals`). Each rank's lead over the next, and each policy's
+//! score against the others, are likewise per-deal averages with intervals over deals.
 //!
 //! Invariant: everything is a function of the six seatings' point columns in game order,
 //! summed sequentially in the seatings' fixed order, so it is the same on every thread count.
 
-use super::league_pair::{PairError, estimate, pair_result};
+use super::league_pair::{PairError, estimate, pair_result_over_deals};
 use crate::results::league::{Estimate, PairResult, Standing};
 
 /// One seating: `seats[s]` is the index (in league order) of the policy in seat `s`, and
@@ -112,6 +114,7 @@ pub fn standings(
             outright_wins: outright[i],
             tied_first: tied[i],
             points: mean(&points[i]),
+            ahead_of_next: None,
         })
         .collect();
     let mut order: Vec<usize> = (0..k).collect();
@@ -119,7 +122,45 @@ pub fn standings(
     for (r, &i) in order.iter().enumerate() {
         rows[i].rank = r + 1;
     }
+    // Each rank against the next, deal by deal (the paired difference of the two shares).
+    for w in order.windows(2) {
+        let (i, next) = (w[0], w[1]);
+        rows[i].ahead_of_next = Some(estimate(
+            (0..n).map(|j| (share[i][j] - share[next][j]) / m),
+            z,
+        ));
+    }
     Ok(rows)
+}
+
+/// Each policy's score per game against the others (win 1, equal points 1/2, in league
+/// order), averaged per deal over every seating and every opponent before the interval, so
+/// the deal is the independent unit (the pairs of one table share their deals: their
+/// intervals cannot be combined as if independent).
+pub fn scores(names: &[String], seatings: &[Seating], z: f64) -> Result<Vec<Estimate>, PairError> {
+    let n = check(names, seatings)?;
+    let k = names.len();
+    let mut total = vec![vec![0.0f64; n]; k];
+    // Per (policy, deal) the terms are added in seating order, then opponent seat order.
+    for s in seatings {
+        for (sa, &a) in s.seats.iter().enumerate() {
+            for sb in (0..k).filter(|&sb| sb != sa) {
+                let pairs = s.points[sa].iter().zip(&s.points[sb]);
+                for (t, (p, q)) in total[a].iter_mut().zip(pairs) {
+                    *t += match p.cmp(q) {
+                        std::cmp::Ordering::Greater => 1.0,
+                        std::cmp::Ordering::Less => 0.0,
+                        std::cmp::Ordering::Equal => 0.5,
+                    };
+                }
+            }
+        }
+    }
+    let per = (seatings.len() * (k - 1)) as f64;
+    Ok(total
+        .iter()
+        .map(|t| estimate(t.iter().map(|x| x / per), z))
+        .collect())
 }
 
 /// The pairwise comparisons of every pair (i < j in league order), read as two-player pairs.
@@ -134,7 +175,7 @@ pub fn pairs(
     let mut out = Vec::new();
     for a in 0..k {
         for b in a + 1..k {
-            let (mut ab, mut ba) = (Vec::new(), Vec::new());
+            let (mut ab, mut ba, mut blocks) = (Vec::new(), Vec::new(), 0usize);
             for s in seatings {
                 let (Some(sa), Some(sb)) = (seat_of(s, a), seat_of(s, b)) else {
                     continue;
@@ -152,8 +193,11 @@ pub fn pairs(
                 ab.extend((0..games).map(|j| [s.points[sa][j], s.points[sb][j]]));
                 // In the mirror, b sits where a sat (the lower seat) and a where b sat.
                 ba.extend((0..games).map(|j| [mirror.points[sa][j], mirror.points[sb][j]]));
+                blocks += 1;
             }
-            out.push(pair_result(&names[a], &names[b], &ab, &ba, confidence)?);
+            out.push(pair_result_over_deals(
+                &names[a], &names[b], &ab, &ba, blocks, confidence,
+            )?);
         }
     }
     Ok(out)
@@ -203,6 +247,25 @@ mod tests {
         assert_eq!((s[0].outright_wins, s[0].tied_first), (6, 6));
         assert_eq!((s[0].rank, s[1].rank, s[2].rank), (1, 2, 3));
         assert!((s[0].points.value - 55.0).abs() < 1e-12);
+        // a's lead over b: 1 - 0 on deal 0, 1/2 - 1/2 on deal 1.
+        let lead = s[0].ahead_of_next.unwrap();
+        assert!((lead.value - 0.5).abs() < 1e-12);
+        assert!((s[1].ahead_of_next.unwrap().value - 0.25).abs() < 1e-12);
+        assert!(s[2].ahead_of_next.is_none());
+    }
+
+    #[test]
+    fn scores_against_the_others_are_per_deal() {
+        let sc = scores(&names(), &seatings(), 1.96).unwrap();
+        // a: beats c always, beats b on deal 0 and ties on deal 1: (1 + 1)/2, (1/2 + 1)/2.
+        assert!((sc[0].value - (1.0 + 0.75) / 2.0).abs() < 1e-12);
+        assert!((sc[2].value - 0.0).abs() < 1e-12);
+        let total: f64 = sc.iter().map(|e| e.value).sum();
+        assert!((total - 1.5).abs() < 1e-12, "the three scores sum to k / 2");
+        // The per-pair means agree with the pairs' own (the same games, grouped differently).
+        let p = pairs(&names(), &seatings(), 0.95).unwrap();
+        let a_vs = (p[0].a_score.value + p[1].a_score.value) / 2.0;
+        assert!((sc[0].value - a_vs).abs() < 1e-12);
     }
 
     #[test]

@@ -226,6 +226,20 @@ pub fn check(
             member(&format!("{key}[{i}]"), p)?;
         }
     }
+    if let Some(rules) = section.rules
+        && rules.players > 2
+        && section.paired == Some(false)
+    {
+        return Err((
+            field("paired"),
+            format!(
+                "paired = false with players = {}: a table of three is read deal by deal across \
+                 its six seatings (game j of every seating is the same deal), so each seating \
+                 cannot have its own deals; drop `paired` (true is the default)",
+                rules.players
+            ),
+        ));
+    }
     if let Some(c) = section.confidence
         && !(c > 0.0 && c < 1.0)
     {
@@ -254,7 +268,10 @@ pub const FIELD_HINTS: &[(&str, &str)] = &[
         "a whole number >= 2 (deals per pair of policies)",
     ),
     ("leagues.*.seed", "a whole number >= 0 (the chacha seed)"),
-    ("leagues.*.paired", "true (duplicate-format deals) or false"),
+    (
+        "leagues.*.paired",
+        "true (duplicate-format deals) or false (two players only)",
+    ),
     (
         "leagues.*.reference",
         "the name of one of the league's policies",

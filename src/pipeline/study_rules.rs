@@ -148,10 +148,40 @@ mod tests {
             &paper(),
         )
         .unwrap_err();
-        assert!(
-            e.contains("`greedy`") && e.contains("without a trump"),
-            "{e}"
-        );
+        assert!(e.contains("trump = \"none\" with players = 2"), "{e}");
+    }
+
+    /// A two-player study without a trump is refused even when every policy has a meaning
+    /// there (`random`): its shard tables record each game's trump (it once reached an assert
+    /// in the table batch). A league of the same rules plays it (seat tables).
+    #[test]
+    fn two_player_studies_without_a_trump_are_refused_leagues_play_them() {
+        let d = RulesSpec::default();
+        let random = |name: &str| PolicySpec {
+            name: name.into(),
+            ..PolicySpec::paper(PolicyKind::Random, TieBreak::AsReleased)
+        };
+        let randoms = [random("r1"), random("r2")];
+        for hand_size in [3, 5] {
+            let none = RulesSpec {
+                hand_size,
+                trump: TrumpRule::None,
+                ..d
+            };
+            let e = check(none, FollowReading::Verbatim, &randoms).unwrap_err();
+            assert!(
+                e.contains("trump = \"none\" with players = 2") && e.contains("league"),
+                "{e}"
+            );
+            check_league(none, &randoms).unwrap_or_else(|e| panic!("{none:?}: {e:?}"));
+        }
+        // Teams without a trump remain a study (seat tables record no trump).
+        let teams = RulesSpec {
+            players: 4,
+            trump: TrumpRule::None,
+            ..d
+        };
+        check(teams, FollowReading::Verbatim, &randoms).unwrap();
     }
 
     #[test]

@@ -33,7 +33,33 @@ pub struct LeagueView {
     pub players: u8,
     /// Three players: the standings, most wins first.
     pub standings: Vec<crate::results::league::Standing>,
+    /// Who leads the first trick and the order of play, from the rules, e.g. `seat 1 leads
+    /// the first trick`.
+    pub lead: String,
+    /// Three players: what the standings say beside the ratings, one computed sentence each
+    /// (whether adjacent ranks are separated; a policy that outscores every opponent head to
+    /// head without finishing first most often).
+    pub standings_notes: Vec<String>,
+    /// The Bradley-Terry fit's goodness of fit, when it is poor (see [`POOR_FIT_P`]).
+    pub fit_warning: Option<String>,
+    /// The same in a clause, for the Discussion.
+    pub fit_short: Option<String>,
+    /// Some pair reports b's points per game (points do not sum to 120: Briscola a 31), so
+    /// the pair table shows b's column too.
+    pub b_points: bool,
+    /// Three players: the head-to-head paradox in a clause for the Discussion, when it holds
+    /// (see `standings_notes`).
+    pub paradox: Vec<String>,
+    /// Three players: the standings in one clause for the Discussion (ranks joined by `≻` when
+    /// separated, `≈` when not).
+    pub standings_summary: Option<String>,
 }
+
+/// A fit is flagged as poor when its residual deviance, referred to the chi-square
+/// distribution on its residual degrees of freedom, has an upper-tail p-value below this (the
+/// usual deviance goodness-of-fit test of a grouped binomial model; its games are many, so the
+/// chi-square approximation holds).
+pub const POOR_FIT_P: f64 = 0.05;
 
 fn interval(e: &Estimate, d: usize) -> String {
     format!("[{}, {}]", fixed(e.lo, d), fixed(e.hi, d))
@@ -68,9 +94,191 @@ impl LeagueView {
             level: pct(r.settings.confidence, 0),
             rules: (!rules.is_default()).then(|| super::variants::rules_text(rules)),
             players: rules.players,
+            lead: lead_text(rules),
+            b_points: r.pairs.iter().any(|p| p.b_points.is_some()),
+            standings_notes: standings_notes(r, &standings),
+            fit_warning: fit_warning(r).map(|f| f.0),
+            fit_short: fit_warning(r).map(|f| f.1),
+            paradox: paradoxes(r, &standings).into_iter().map(|p| p.1).collect(),
+            standings_summary: standings_summary(&standings),
             standings,
         }
     }
+}
+
+/// Who leads the first trick, and with three players the order of play.
+fn lead_text(rules: &crate::game::RulesSpec) -> String {
+    let k = rules.players.max(1);
+    let first = rules.first_leader % k;
+    if k <= 2 {
+        return format!("seat {} leads the first trick", first + 1);
+    }
+    let order: Vec<String> = (0..k).map(|i| ((first + i) % k + 1).to_string()).collect();
+    format!(
+        "seat {} leads the first trick, then play goes {}",
+        first + 1,
+        order.join(", ")
+    )
+}
+
+/// Whether the lower-numbered seat of every pair of seats is also the earlier in the first
+/// trick's order (true exactly when seat 1 leads).
+fn lower_is_earlier(rules: &crate::game::RulesSpec) -> bool {
+    rules.first_leader == 0
+}
+
+fn separated(e: &Estimate) -> bool {
+    e.lo > 0.0 || e.hi < 0.0
+}
+
+/// Three players: adjacent ranks separated or not, and the head-to-head paradox when it holds.
+fn standings_notes(
+    r: &LeagueResults,
+    standings: &[crate::results::league::Standing],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for w in standings.windows(2) {
+        let (x, y) = (&w[0], &w[1]);
+        let Some(d) = x.ahead_of_next.as_ref() else {
+            continue;
+        };
+        out.push(format!(
+            "{} (rank {}) and {} (rank {}) are {}: {}'s share of games won exceeds {}'s by {} percentage points per deal {} (the paired difference over the same deals).",
+            x.policy,
+            x.rank,
+            y.policy,
+            y.rank,
+            if separated(d) { "separated" } else { "not separated" },
+            x.policy,
+            y.policy,
+            signed(100.0 * d.value, 3),
+            interval(
+                &Estimate {
+                    value: 100.0 * d.value,
+                    std_error: 100.0 * d.std_error,
+                    lo: 100.0 * d.lo,
+                    hi: 100.0 * d.hi,
+                },
+                3
+            ),
+        ));
+    }
+    out.extend(paradoxes(r, standings).into_iter().map(|p| p.0));
+    out
+}
+
+/// Each policy that outscores every opponent head to head (every pair score's interval above
+/// 1/2) without being first in the standings: (sentence, clause).
+fn paradoxes(
+    r: &LeagueResults,
+    standings: &[crate::results::league::Standing],
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let k = standings.len();
+    for st in standings {
+        // The policy's score against each other policy head to head (win 1, equal points 1/2).
+        let heads: Vec<(String, Estimate)> = r
+            .pairs
+            .iter()
+            .filter_map(|p| {
+                if p.a == st.policy {
+                    Some((p.b.clone(), p.a_score))
+                } else if p.b == st.policy {
+                    let e = p.a_score;
+                    Some((
+                        p.a.clone(),
+                        Estimate {
+                            value: 1.0 - e.value,
+                            std_error: e.std_error,
+                            lo: 1.0 - e.hi,
+                            hi: 1.0 - e.lo,
+                        },
+                    ))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let beats_all = heads.len() + 1 == k && heads.iter().all(|(_, e)| e.lo > 0.5);
+        if !beats_all || st.rank == 1 {
+            continue;
+        }
+        let place = if st.rank == k {
+            "finishes first least often".to_string()
+        } else {
+            format!("finishes first less often than {} other(s)", st.rank - 1)
+        };
+        let vs: Vec<String> = heads
+            .iter()
+            .map(|(q, e)| format!("{} {} against {}", fixed(e.value, 3), interval(e, 3), q))
+            .collect();
+        out.push((
+            format!(
+                "{} outscores each opponent head to head (score per comparison {}; above 1/2 in every interval) yet {} (rank {} of {}, {} of games won): at a table of three, taking more points than each rival in most games is not the same as taking the most points at the table, which is what wins.",
+                st.policy,
+                vs.join("; "),
+                place,
+                st.rank,
+                k,
+                pct(st.win_share.value, 1),
+            ),
+            format!(
+                "{} outscores each opponent head to head yet {}",
+                st.policy, place
+            ),
+        ));
+    }
+    out
+}
+
+/// The standings in one clause, e.g. `hoarder ≈ counter ≻ greedy` (≻: the intervals of the
+/// per-deal difference exclude 0; ≈: they do not).
+fn standings_summary(standings: &[crate::results::league::Standing]) -> Option<String> {
+    if standings.is_empty() {
+        return None;
+    }
+    let mut s = String::new();
+    for (i, x) in standings.iter().enumerate() {
+        if i > 0 {
+            let sep = standings[i - 1]
+                .ahead_of_next
+                .as_ref()
+                .is_some_and(separated);
+            s.push_str(if sep { " ≻ " } else { " ≈ " });
+        }
+        s.push_str(&x.policy);
+    }
+    Some(s)
+}
+
+/// A sentence and a clause flagging a poor Bradley-Terry fit (upper-tail chi-square p-value of
+/// the residual deviance below [`POOR_FIT_P`]).
+fn fit_warning(r: &LeagueResults) -> Option<(String, String)> {
+    let f = &r.fit;
+    let p = crate::stats::chi_square_sf(f.deviance, f.df_residual)?;
+    if p >= POOR_FIT_P {
+        return None;
+    }
+    let p_text = super::format::p_is(&crate::stats::PValue::from_value(p), 2);
+    let short = format!(
+        "the Bradley-Terry fit is poor (residual deviance {} on {} df, {})",
+        fixed(f.deviance, 0),
+        f.df_residual,
+        p_text
+    );
+    let long = format!(
+        "The Bradley-Terry model fits these results poorly: residual deviance {} on {} df ({}, chi-square, below {}), so one strength per policy does not account for the pairwise results and the ratings summarise them only roughly{}.",
+        fixed(f.deviance, 2),
+        f.df_residual,
+        p_text,
+        POOR_FIT_P,
+        if r.standings.is_empty() {
+            ""
+        } else {
+            "; the standings, which count who took the most points at the table, are the direct measure"
+        }
+    );
+    Some((long, short))
 }
 
 /// Section 6: "the gap between a deterministic policy and a learned policy" and what search
@@ -138,16 +346,33 @@ fn claims(r: &LeagueResults) -> Vec<String> {
         }
     }
     let s = &r.fit.seat_advantage;
-    let seat = if r.settings.rules.players > 2 {
-        "The lower-numbered seat's advantage over a later one (earlier in the first trick's order)"
+    let rules = &r.settings.rules;
+    if rules.players > 2 {
+        out.push(format!(
+            "The fit's intercept, {} in log-odds {}, pools the lower-numbered seat's edge over three different pairs of seats (1 over 2, 1 over 3, 2 over 3), {}; it is no single seat's advantage, and 0 would mean the pooled edge vanishes.",
+            signed(s.value, 3),
+            interval(s, 3),
+            if lower_is_earlier(rules) {
+                "where the lower-numbered seat is also the earlier in the first trick's order".to_string()
+            } else {
+                format!(
+                    "where the lower-numbered seat is not always the earlier in the first trick's order ({})",
+                    lead_text(rules)
+                )
+            },
+        ));
     } else {
-        "Seat G1's advantage"
-    };
-    out.push(format!(
-        "{seat} in decisive games is {} in log-odds {} (0 would mean the seats are equal).",
-        signed(s.value, 3),
-        interval(s, 3)
-    ));
+        let who = if lower_is_earlier(rules) {
+            String::new()
+        } else {
+            format!(" (seat G1 is seat 1; {})", lead_text(rules))
+        };
+        out.push(format!(
+            "Seat G1's advantage{who} in decisive games is {} in log-odds {} (0 would mean the seats are equal).",
+            signed(s.value, 3),
+            interval(s, 3)
+        ));
+    }
     out
 }
 
@@ -198,4 +423,159 @@ fn range_text(r: &LeagueResults, names: &[String]) -> String {
         pct(hi.0, 1),
         hi.1
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::RulesSpec;
+    use crate::policy::{PolicyKind, PolicySpec, TieBreak};
+    use crate::results::league::{
+        LeagueFit, LeagueSettings, PairResult, SeatingCounts, Standing, VarianceComparison,
+    };
+
+    fn est(value: f64, lo: f64, hi: f64) -> Estimate {
+        Estimate {
+            value,
+            std_error: (hi - lo) / 3.92,
+            lo,
+            hi,
+        }
+    }
+
+    fn pair(a: &str, b: &str, score: Estimate) -> PairResult {
+        let v = VarianceComparison::from_variances(1.0, 2.0);
+        PairResult {
+            a: a.into(),
+            b: b.into(),
+            a_first: SeatingCounts::default(),
+            b_first: SeatingCounts::default(),
+            a_points: est(40.0, 39.0, 41.0),
+            b_points: Some(est(40.0, 39.0, 41.0)),
+            a_score: score,
+            a_win: est(0.5, 0.4, 0.6),
+            b_win: est(0.5, 0.4, 0.6),
+            points_variance: v,
+            score_variance: v,
+        }
+    }
+
+    fn standing(policy: &str, rank: usize, share: f64, ahead: Option<Estimate>) -> Standing {
+        Standing {
+            policy: policy.into(),
+            rank,
+            win_share: est(share, share - 0.001, share + 0.001),
+            outright_wins: 0,
+            tied_first: 0,
+            points: est(40.0, 39.0, 41.0),
+            ahead_of_next: ahead,
+        }
+    }
+
+    /// A three-player league where greedy beats each rival head to head but wins the fewest
+    /// games, hoarder and counter are not separated, and the fit is poor.
+    fn three(first_leader: u8, deviance: f64) -> LeagueResults {
+        let policies: Vec<PolicySpec> =
+            [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter]
+                .map(|k| PolicySpec::paper(k, TieBreak::AsReleased))
+                .to_vec();
+        LeagueResults {
+            name: "three".into(),
+            label: "three".into(),
+            settings: LeagueSettings {
+                seed: 1,
+                games_per_pair: 100,
+                paired: true,
+                policies,
+                reference: "greedy".into(),
+                confidence: 0.95,
+                anchors: vec![],
+                agents: vec![],
+                rules: RulesSpec {
+                    players: 3,
+                    deck: 39,
+                    first_leader,
+                    ..RulesSpec::default()
+                },
+            },
+            fit: LeagueFit {
+                decisive_games: 100,
+                draws: 0,
+                seat_advantage: est(-0.04, -0.05, -0.03),
+                deviance,
+                df_residual: 3,
+                newton_iterations: 3,
+            },
+            ratings: vec![],
+            pairs: vec![
+                pair("greedy", "hoarder", est(0.503, 0.502, 0.504)),
+                pair("greedy", "counter", est(0.503, 0.502, 0.504)),
+                pair("hoarder", "counter", est(0.5, 0.49, 0.51)),
+            ],
+            anchors: vec![],
+            gaps: vec![],
+            pairing: None,
+            standings: vec![
+                standing("hoarder", 1, 0.341, Some(est(0.001, -0.0005, 0.0025))),
+                standing("counter", 2, 0.340, Some(est(0.021, 0.019, 0.023))),
+                standing("greedy", 3, 0.319, None),
+            ],
+        }
+    }
+
+    #[test]
+    fn the_lead_is_read_from_the_rules() {
+        let v = LeagueView::new(&three(0, 2.0));
+        assert_eq!(
+            v.lead,
+            "seat 1 leads the first trick, then play goes 1, 2, 3"
+        );
+        assert!(v.claims.iter().any(|c| c.contains("also the earlier")));
+        let v = LeagueView::new(&three(1, 2.0));
+        assert_eq!(
+            v.lead,
+            "seat 2 leads the first trick, then play goes 2, 3, 1"
+        );
+        assert!(
+            v.claims
+                .iter()
+                .any(|c| c.contains("not always the earlier") && c.contains("seat 2 leads")),
+            "{:?}",
+            v.claims
+        );
+        let two = RulesSpec {
+            first_leader: 1,
+            ..RulesSpec::default()
+        };
+        assert_eq!(lead_text(&two), "seat 2 leads the first trick");
+    }
+
+    #[test]
+    fn standings_say_what_is_separated_and_when_head_to_head_disagrees() {
+        let v = LeagueView::new(&three(0, 7540.0));
+        assert_eq!(
+            v.standings_summary.as_deref(),
+            Some("hoarder ≈ counter ≻ greedy")
+        );
+        assert!(
+            v.standings_notes[0].contains("are not separated"),
+            "{:?}",
+            v.standings_notes
+        );
+        assert!(v.standings_notes[1].contains("are separated"));
+        assert_eq!(
+            v.paradox,
+            vec!["greedy outscores each opponent head to head yet finishes first least often"]
+        );
+        let warn = v
+            .fit_warning
+            .expect("a deviance of 7540 on 3 df is a poor fit");
+        assert!(warn.contains("7540.00 on 3 df"), "{warn}");
+        // A fit within chance, and a head-to-head edge whose interval reaches 1/2, say nothing.
+        let mut r = three(0, 2.0);
+        r.pairs[1].a_score = est(0.503, 0.499, 0.507);
+        let v = LeagueView::new(&r);
+        assert!(v.fit_warning.is_none() && v.fit_short.is_none());
+        assert!(v.paradox.is_empty());
+    }
 }

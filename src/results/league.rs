@@ -251,4 +251,10 @@ pub struct Standing {
     pub tied_first: u64,
     /// Points per game (interval as for the share).
     pub points: Estimate,
+    /// This policy's share of games won less that of the policy ranked just below it, as the
+    /// mean of the per-deal differences (both shares on the same deals) with its normal
+    /// interval over deals; absent for the last. An interval holding 0 leaves the two ranks
+    /// not separated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ahead_of_next: Option<Estimate>,
 }

@@ -66,6 +66,18 @@ pub fn chi_square_yates(table: [[u64; 2]; 2]) -> Result<ChiSquareTest, StatsErro
     })
 }
 
+/// P(chi2_df >= statistic) for `df` >= 1 degrees of freedom (statrs' regularised upper gamma;
+/// 0 once it underflows), e.g. the goodness of fit of a grouped binomial model from its
+/// residual deviance. `None` for `df` = 0 or a statistic that is not a number.
+pub fn chi_square_sf(statistic: f64, df: u64) -> Option<f64> {
+    use statrs::distribution::{ChiSquared, ContinuousCDF};
+    if df == 0 || statistic.is_nan() {
+        return None;
+    }
+    let d = ChiSquared::new(df as f64).ok()?;
+    Some(d.sf(statistic.max(0.0)))
+}
+
 /// P(chi2_1 >= statistic) = erfc(sqrt(statistic / 2)), from [`ln_erfc`] so that it keeps a
 /// finite log10 far below 1e-300. (statrs' `ChiSquared::sf` gives the same to ~1e-10 relative,
 /// and 0 once the value underflows; the erfc form is exact to about an ulp.)
@@ -181,5 +193,16 @@ mod tests {
             chi_square_yates([[5, 0], [7, 0]]),
             Err(StatsError::ZeroMargin { .. })
         ));
+    }
+
+    #[test]
+    fn chi_square_survival_for_any_df() {
+        // R: pchisq(7.81, 3, lower.tail = FALSE) = 0.05004; pchisq(3.84, 1, ...) = 0.05004
+        let p = chi_square_sf(7.814728, 3).unwrap();
+        assert!((p - 0.05).abs() < 1e-6, "{p}");
+        let one = chi_square_sf(3.841459, 1).unwrap();
+        assert!((one - 0.05).abs() < 1e-6, "{one}");
+        assert!(chi_square_sf(7540.0, 3).unwrap() < 1e-300);
+        assert_eq!(chi_square_sf(1.0, 0), None);
     }
 }

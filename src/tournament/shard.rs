@@ -385,8 +385,8 @@ impl ShardSpec {
 }
 
 /// Why the shard tables cannot hold games of `rules` read under `reading`, if they cannot: they
-/// hold two-player games of 20 tricks played to the end, and games of two teams (four or six
-/// seats); the partner-aware reading needs partners.
+/// hold two-player games of 20 tricks played to the end with a trump, and games of two teams
+/// (four or six seats); the partner-aware reading needs partners.
 pub fn table_problem(rules: &crate::game::Rules, reading: FollowReading) -> Option<String> {
     let spec = rules.spec();
     if rules.players() == 2 && (rules.tricks() != 20 || spec.target.is_some()) {
@@ -396,6 +396,16 @@ pub fn table_problem(rules: &crate::game::Rules, reading: FollowReading) -> Opti
              cannot hold yet: use deck = 40 and no target",
             spec.deck, spec.target
         ));
+    }
+    if rules.players() == 2 && !rules.has_trump() {
+        return Some(
+            "trump = \"none\" with players = 2: a two-player study's shard tables record every \
+             game's trump suit and face-up card (Table 5, the folk theorem), so they hold games \
+             with a trump only; use trump = \"face-up\", or play the variant without a trump in \
+             a league ([leagues.NAME] rules = { ... }, with policies that have a meaning without \
+             a trump, such as `random`)"
+                .into(),
+        );
     }
     if rules.sides() != 2 {
         return Some(format!(

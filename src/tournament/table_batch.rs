@@ -1,12 +1,16 @@
-//! A batch of two-player games under non-standard rules (loser-first draws, Scoperta, redraw,
-//! must-follow-suit, five-card hands, another first leader), played by the general engine and
-//! reported in the shard tables' shape, so every analysis stage reads them as it reads the
-//! standard game; and a batch of games at a table of any size (four or six players in two
-//! teams), reported seat by seat ([`play_batch_seats`]).
+//! A batch of two-player games under non-standard rules with a trump (loser-first draws,
+//! Scoperta, redraw, must-follow-suit, five-card hands, another first leader) played by the
+//! general engine and reported in the study shard tables' shape ([`play_batch_table`]), so every
+//! analysis stage reads them as it reads the standard game; and a batch of games at a table of
+//! any size and any variant the engine plays ([`play_batch_seats`]: a study's two teams of two
+//! or three seats, a rules league's two or three seats each for themselves, with or without a
+//! trump), reported seat by seat.
 //!
 //! Invariant: the result is identical for any number of rayon threads (each game is a pure
 //! function of its deck and its seats' streams, keyed by the game's index; results are
-//! collected in deck order), and the caller has checked the rules give two seats and 20 tricks.
+//! collected in deck order). [`play_batch_table`]'s caller has checked the rules give two
+//! seats, 20 tricks and a trump (`tournament::table_problem`, run when the config is read and
+//! again by the shard).
 
 use rayon::prelude::*;
 

@@ -178,3 +178,83 @@ fn bad_league_rules_exit_2_naming_the_file_and_field() {
         assert!(!dir.path().join("outputs/pipeline.lock").exists());
     }
 }
+
+/// Two random players (every policy has a meaning without a trump).
+const RANDOMS: &str =
+    "\n[policies.random]\nkind = \"random\"\n\n[policies.r2]\nkind = \"random\"\n";
+
+/// A two-player study without a trump is refused at config load (its shard tables record each
+/// game's trump; it once reached an assert in the table batch), even when every policy has a
+/// meaning there; a league of the same rules plays it on seat tables.
+#[test]
+fn a_two_player_study_without_a_trump_is_exit_2_and_a_league_plays_it() {
+    for hand_size in [3, 5] {
+        let rules = format!("{{ hand_size = {hand_size}, trump = \"none\" }}");
+        let text = BASE_CONFIG
+            .replace(
+                "policies = [\"greedy\", \"hoarder\", \"counter\"]",
+                "policies = [\"random\", \"r2\"]",
+            )
+            .replace(
+                "baseline = [\"greedy\", \"greedy\"]",
+                "baseline = [\"random\", \"random\"]",
+            )
+            .replace(
+                "reference_policy = \"greedy\"",
+                "reference_policy = \"random\"",
+            )
+            + RANDOMS
+            + &format!("\n[variants.nt]\nlabel = \"no trump\"\nrules = {rules}\n");
+        let dir = study(&text);
+        let out = briscola(&["run"], dir.path());
+        assert_exit(&out, 2);
+        let err = stderr(&out);
+        assert!(
+            err.contains("pipeline.toml")
+                && err.contains("variants.nt.rules")
+                && err.contains("trump = \"none\" with players = 2")
+                && !err.contains("panicked"),
+            "{err}"
+        );
+        assert!(!dir.path().join("outputs/pipeline.lock").exists());
+    }
+    let dir = study(
+        &(league(
+            "[\"random\", \"r2\"]",
+            200,
+            "{ hand_size = 5, trump = \"none\" }",
+        ) + RANDOMS),
+    );
+    assert_exit(&briscola(&["run"], dir.path()), 0);
+    let g = games(
+        dir.path(),
+        "random-vs-r2",
+        &["trump_suit", "points_s1", "points_s2"],
+    );
+    assert!(g[0].iter().all(|&t| t == 255), "no trump suit recorded");
+    assert!(g[1].iter().zip(&g[2]).all(|(a, b)| a + b == 120));
+}
+
+/// A three-player league is read deal by deal across its six seatings, so it cannot deal each
+/// seating its own games: `paired = false` is refused naming the field.
+#[test]
+fn a_three_player_league_with_unpaired_deals_is_exit_2() {
+    let text = league(
+        "[\"greedy\", \"hoarder\", \"counter\"]",
+        100,
+        "{ players = 3, deck = 39 }",
+    ) + "paired = false\n";
+    let dir = study(&text);
+    let out = briscola(&["run"], dir.path());
+    assert_exit(&out, 2);
+    let err = stderr(&out);
+    assert!(
+        err.contains("pipeline.toml")
+            && err.contains("leagues.lg.paired")
+            && !err.contains("panicked"),
+        "{err}"
+    );
+    // Two players may deal each seating on its own.
+    let two = league("[\"greedy\", \"hoarder\"]", 100, "{ deck = 36 }") + "paired = false\n";
+    assert_exit(&briscola(&["run"], study(&two).path()), 0);
+}

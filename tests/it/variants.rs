@@ -24,7 +24,7 @@ fn impossible_variants_and_meaningless_policies_exit_2_naming_the_field() {
         ("{ deck = 39 }", "deck = 39 with players = 2"),
         (
             "{ hand_size = 5, trump = \"none\" }",
-            "without a trump suit",
+            "trump = \"none\" with players = 2",
         ),
         ("{ draw_order = \"sideways\" }", "variants.v.rules"),
         ("{ playerz = 2 }", "playerz"),

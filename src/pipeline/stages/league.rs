@@ -1,17 +1,22 @@
 //! League stage: a league's seatings are simulated like any shard (one simulate job per ordered
-//! pair, on paired deals), then one job per unordered pair reads its two seatings deal by deal,
-//! and one job per league fits the ratings from every pair. A league with `rules` plays its
-//! seatings as seat-table shards (`tournament::TableShardSpec`) under those rules; with three
-//! players each deal is played in the six seatings of the three policies, and the fit job reads
-//! the six directly (standings, and the pairwise comparisons it fits).
+//! pair, on paired deals unless `paired = false`), then one job per unordered pair reads its two
+//! seatings deal by deal, and one job per league fits the ratings from every pair. A league
+//! with `rules` plays its seatings as seat-table shards (`tournament::TableShardSpec`) under
+//! those rules; with three players each deal is played in the six seatings of the three
+//! policies (always paired), and there are no pair jobs: the league's one job reads the six
+//! seatings directly (standings, the pairwise comparisons it fits, and each policy's score
+//! against the others, all with intervals over deals).
 //!
-//! Invariant: a seating's shard and a pair's job depend only on their own two policies, the
-//! seed, the deal count and the pairing, so adding a policy to a league runs only its own
-//! seatings and pairs (and the league's fit).
+//! Invariant: in a two-player league a seating's shard and a pair's job depend only on their
+//! own two policies, the seed, the deal count, the pairing and the rules, so adding a policy
+//! runs only its own seatings and pairs (and the league's fit); a three-player league's six
+//! seatings and its job depend on all three of its policies.
 
 use crate::analysis::league_fit::league_results;
 use crate::analysis::league_pair::{pair_result, point_columns, seat_points};
-use crate::analysis::league_table::{Seating, pairs as table_pairs, permutations, standings};
+use crate::analysis::league_table::{
+    Seating, pairs as table_pairs, permutations, scores as table_scores, standings,
+};
 use crate::pipeline::job::{Job, StageName};
 use crate::pipeline::layout::Layout;
 use crate::pipeline::league_config::League;
@@ -272,6 +277,15 @@ fn table_fit_job(league: &League) -> Job {
             let pairs = table_pairs(&names, &seatings, conf)?;
             let mut r = league_results(&name, &label, &settings, pairs)?;
             r.standings = table;
+            // The three pairs share their deals: each policy's score against the others is
+            // averaged per deal (not combined from the pairs as if independent).
+            for (rating, score) in r
+                .ratings
+                .iter_mut()
+                .zip(table_scores(&names, &seatings, z)?)
+            {
+                rating.score = score;
+            }
             // The pairing summary compares two seatings of one deal; a table of three has six.
             r.pairing = None;
             write_json(&out.join(LEAGUE_FILE), &r)?;
