@@ -24,10 +24,11 @@ rm -f "$WORK/tricks.csv"
 echo "| export tricks CSV of the paper design, read from the trick log | $(peak "$BIN" export tricks --format csv --from "$WORK/sim1t" --out "$WORK/tricks.csv") |"
 rm -rf "$WORK/tricks.csv" "$WORK/sim1t"
 
-# The pipeline on the paper's study alone (the committed pipeline.toml without its variants).
+# The pipeline on the paper's study alone (the committed pipeline.toml without its variants,
+# sweeps and leagues; the policy definitions stay, so the shipped models are copied too).
 mkdir -p "$WORK/study"
-cp -r "$ROOT/templates" "$WORK/study/"
-awk '/^\[variants\./{skip=1; next} /^\[/{skip=0} !skip' "$ROOT/pipeline.toml" > "$WORK/study/pipeline.toml"
+cp -r "$ROOT/templates" "$ROOT/models" "$WORK/study/"
+awk '/^\[(variants|sweeps|leagues)\./{skip=1; next} /^\[/{skip=0} !skip' "$ROOT/pipeline.toml" > "$WORK/study/pipeline.toml"
 echo "| pipeline, paper study, cold cache (all stages) | $(peak "$BIN" run --config "$WORK/study/pipeline.toml") |"
 echo "| pipeline, no-op second run | $(peak "$BIN" run --config "$WORK/study/pipeline.toml") |"
 "$BIN" run --config "$WORK/study/pipeline.toml" --force aggregate --force test --force regress --force plot --force render >/dev/null
