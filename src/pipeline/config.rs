@@ -257,6 +257,21 @@ pub struct VariantSection {
     pub compare_to_paper: Option<bool>,
 }
 
+impl VariantSection {
+    /// True when the variant sets nothing that would make it differ from the main study.
+    fn overrides_nothing(&self) -> bool {
+        self.deal_source.is_none()
+            && self.seed.is_none()
+            && self.games.is_none()
+            && self.games_per_matchup.is_none()
+            && self.tie_break.is_none()
+            && self.rules.is_none()
+            && self.reading.is_none()
+            && self.policies.is_none()
+            && self.policy.is_empty()
+    }
+}
+
 /// `[variants.NAME.policy.POLICY]`: one policy's parameters, changed for one study.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -584,9 +599,28 @@ impl Config {
 
     /// Every semantic check; the error is (dotted field, what is wrong and what is valid).
     fn validate(&self) -> Result<(), (String, String)> {
-        let bad = |field: &str, message: String| (field.to_string(), message);
-        let defined = || self.policies.keys().cloned().collect::<Vec<_>>().join(", ");
         self.executor.validate()?;
+        self.check_names()?;
+        self.check_simulate_policies()?;
+        self.check_thresholds()?;
+        let main_games = self.check_simulate_games()?;
+        for (name, v) in &self.variants {
+            self.check_variant(name, v, main_games)?;
+        }
+        self.check_leagues()?;
+        self.check_test_settings()?;
+        self.check_render_formats()?;
+        self.check_published()
+    }
+
+    /// The defined policy names, comma-separated, for messages.
+    fn defined_policies(&self) -> String {
+        self.policies.keys().cloned().collect::<Vec<_>>().join(", ")
+    }
+
+    /// At least one policy is defined, and every policy, the study and every variant has an
+    /// allowed name (a variant's not the main study's).
+    fn check_names(&self) -> Result<(), (String, String)> {
         if self.policies.is_empty() {
             return Err(bad(
                 "policies",
@@ -610,13 +644,18 @@ impl Config {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// `[simulate] policies` is a non-empty list of distinct defined policies.
+    fn check_simulate_policies(&self) -> Result<(), (String, String)> {
         let sim = &self.simulate;
         if sim.policies.is_empty() {
             return Err(bad(
                 "simulate.policies",
                 format!(
                     "the list is empty; list at least one defined policy (defined: {})",
-                    defined()
+                    self.defined_policies()
                 ),
             ));
         }
@@ -635,11 +674,16 @@ impl Config {
                     &format!("simulate.policies[{i}]"),
                     format!(
                         "`{p}` has no [policies.{p}] section; use one of the defined policies ({}) or add that section",
-                        defined()
+                        self.defined_policies()
                     ),
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// Only hoarder and counter policies have a threshold, and it is at most `MAX_THRESHOLD`.
+    fn check_thresholds(&self) -> Result<(), (String, String)> {
         for (name, p) in &self.policies {
             if p.kind == PolicyKind::Greedy && p.threshold.is_some() {
                 return Err(bad(
@@ -658,7 +702,13 @@ impl Config {
                 ));
             }
         }
-        let k = sim.policies.len();
+        Ok(())
+    }
+
+    /// The main study's game count (exactly one of games, games_per_matchup, within the
+    /// limits) and seed; the count is the variants' default.
+    fn check_simulate_games(&self) -> Result<GameCount, (String, String)> {
+        let sim = &self.simulate;
         let main_games = match GameCount::from_fields(sim.games, sim.games_per_matchup) {
             Some(g) => g,
             None => {
@@ -672,59 +722,65 @@ impl Config {
                 ));
             }
         };
-        check_count(main_games, k, "simulate").map_err(|(f, m)| bad(&f, m))?;
+        check_count(main_games, sim.policies.len(), "simulate")?;
         check_seed(sim.deal_source, sim.seed).map_err(|m| bad("simulate.seed", m))?;
-        for (name, v) in &self.variants {
-            if v.deal_source.is_none()
-                && v.seed.is_none()
-                && v.games.is_none()
-                && v.games_per_matchup.is_none()
-                && v.tie_break.is_none()
-                && v.rules.is_none()
-                && v.reading.is_none()
-                && v.policies.is_none()
-                && v.policy.is_empty()
-            {
+        Ok(main_games)
+    }
+
+    /// One `[variants.NAME]`: it overrides something, and its policies, seed, game count
+    /// (`main_games` unless it sets its own) and rules are valid.
+    fn check_variant(
+        &self,
+        name: &str,
+        v: &VariantSection,
+        main_games: GameCount,
+    ) -> Result<(), (String, String)> {
+        let sim = &self.simulate;
+        if v.overrides_nothing() {
+            return Err(bad(
+                &format!("variants.{name}"),
+                "the variant overrides nothing, so it would repeat the main study; set at least one of deal_source, seed, games, tie_break, rules, reading, policies or a [variants.NAME.policy.POLICY] table".into(),
+            ));
+        }
+        self.check_variant_policies(name, v)?;
+        let ds = v.deal_source.unwrap_or(sim.deal_source);
+        let seed_field = if v.seed.is_some() {
+            format!("variants.{name}.seed")
+        } else {
+            format!("variants.{name}.deal_source")
+        };
+        check_seed(ds, v.seed.unwrap_or(sim.seed)).map_err(|m| bad(&seed_field, m))?;
+        let g = match GameCount::from_fields(v.games, v.games_per_matchup) {
+            Some(g) => g,
+            None if v.games.is_none() => main_games,
+            None => {
                 return Err(bad(
-                    &format!("variants.{name}"),
-                    "the variant overrides nothing, so it would repeat the main study; set at least one of deal_source, seed, games, tie_break, rules, reading, policies or a [variants.NAME.policy.POLICY] table".into(),
+                    &format!("variants.{name}.games"),
+                    "give either games (in all) or games_per_matchup, not both".into(),
                 ));
             }
-            self.check_variant_policies(name, v)?;
-            let ds = v.deal_source.unwrap_or(sim.deal_source);
-            let seed_field = if v.seed.is_some() {
-                format!("variants.{name}.seed")
+        };
+        let kv = v.policies.as_ref().map_or(sim.policies.len(), Vec::len);
+        check_count(g, kv, &format!("variants.{name}"))?;
+        if v.rules.is_some() || v.reading.is_some() {
+            let field = if v.rules.is_some() {
+                format!("variants.{name}.rules")
             } else {
-                format!("variants.{name}.deal_source")
+                format!("variants.{name}.reading")
             };
-            check_seed(ds, v.seed.unwrap_or(sim.seed)).map_err(|m| bad(&seed_field, m))?;
-            let g = match GameCount::from_fields(v.games, v.games_per_matchup) {
-                Some(g) => g,
-                None if v.games.is_none() => main_games,
-                None => {
-                    return Err(bad(
-                        &format!("variants.{name}.games"),
-                        "give either games (in all) or games_per_matchup, not both".into(),
-                    ));
-                }
-            };
-            let kv = v.policies.as_ref().map_or(k, Vec::len);
-            check_count(g, kv, &format!("variants.{name}")).map_err(|(f, m)| bad(&f, m))?;
-            if v.rules.is_some() || v.reading.is_some() {
-                let field = if v.rules.is_some() {
-                    format!("variants.{name}.rules")
-                } else {
-                    format!("variants.{name}.reading")
-                };
-                crate::pipeline::study_rules::check(
-                    v.rules.unwrap_or_default(),
-                    v.reading.unwrap_or_default(),
-                    &self.variant_policies(v),
-                )
-                .map_err(|m| bad(&field, m))?;
-            }
+            crate::pipeline::study_rules::check(
+                v.rules.unwrap_or_default(),
+                v.reading.unwrap_or_default(),
+                &self.variant_policies(v),
+            )
+            .map_err(|m| bad(&field, m))?;
         }
-        self.check_leagues()?;
+        Ok(())
+    }
+
+    /// `[test]` and `[regress]`: probabilities in (0, 1), a usable power setting, and the
+    /// baseline and reference policies among the simulated ones.
+    fn check_test_settings(&self) -> Result<(), (String, String)> {
         for (field, v) in [
             ("test.confidence", self.test.confidence),
             ("test.family_alpha", self.test.family_alpha),
@@ -754,6 +810,12 @@ impl Config {
                 "0 games cannot detect anything; use at least 1 (the prose uses 110000)".into(),
             ));
         }
+        self.check_baseline_and_reference()
+    }
+
+    /// The test baseline and the regression reference are simulated policies.
+    fn check_baseline_and_reference(&self) -> Result<(), (String, String)> {
+        let sim = &self.simulate;
         for (i, p) in self.test.baseline.iter().enumerate() {
             if !sim.policies.contains(p) {
                 return Err(bad(
@@ -775,6 +837,11 @@ impl Config {
                 ),
             ));
         }
+        Ok(())
+    }
+
+    /// `[render] formats` is a non-empty list without repeats.
+    fn check_render_formats(&self) -> Result<(), (String, String)> {
         if self.render.formats.is_empty() {
             return Err(bad(
                 "render.formats",
@@ -791,6 +858,12 @@ impl Config {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// `[study] published` is not empty, and no study asks to be compared with the paper
+    /// when there are no published figures.
+    fn check_published(&self) -> Result<(), (String, String)> {
         if self
             .study
             .published
@@ -828,14 +901,13 @@ impl Config {
         v: &VariantSection,
     ) -> Result<(), (String, String)> {
         let bad = |field: String, message: String| (field, message);
-        let defined = || self.policies.keys().cloned().collect::<Vec<_>>().join(", ");
         let list = v.policies.as_ref().unwrap_or(&self.simulate.policies);
         if list.is_empty() {
             return Err(bad(
                 format!("variants.{name}.policies"),
                 format!(
                     "the list is empty; list at least one defined policy ({})",
-                    defined()
+                    self.defined_policies()
                 ),
             ));
         }
@@ -855,7 +927,7 @@ impl Config {
                     field,
                     format!(
                         "`{p}` has no [policies.{p}] section; use one of the defined policies ({})",
-                        defined()
+                        self.defined_policies()
                     ),
                 ));
             }
@@ -1045,6 +1117,11 @@ impl Config {
     pub fn published_path(&self) -> Option<PathBuf> {
         self.study.published.as_ref().map(|p| self.base_dir.join(p))
     }
+}
+
+/// A validation error: the dotted `field` and what is wrong with it.
+fn bad(field: &str, message: String) -> (String, String) {
+    (field.to_string(), message)
 }
 
 /// Two studies with the same deals and policies would simulate the same games twice: an error

@@ -60,6 +60,7 @@ fn reproduced(card: &Scorecard) -> (usize, usize) {
     (ok, compared)
 }
 
+/// The finding that the published tables come from the released tie-break, not the prose's.
 fn tie_break(results: &Results, cards: &[Scorecard], published: &Published) -> Option<Finding> {
     let main = results.studies.first()?;
     let (vi, variant) = results
@@ -69,81 +70,10 @@ fn tie_break(results: &Results, cards: &[Scorecard], published: &Published) -> O
         .find(|(_, s)| StudyKind::of(s) == StudyKind::Variant)?;
     let (ok_main, n_main) = reproduced(cards.first()?);
     let (ok_var, n_var) = reproduced(cards.get(vi)?);
-    let mut rows = Vec::new();
-    let mut max_move: f64 = 0.0;
-    for c in &main.table3 {
-        let Some(v) = cell_rate(variant, &c.g1_policy, &c.g2_policy) else {
-            continue;
-        };
-        let paper = published
-            .number(&format!("table3.{}_{}.rate", c.g1_policy, c.g2_policy))
-            .map_or_else(|| "—".to_string(), |p| fixed(p, 3));
-        let d = v - c.rate;
-        max_move = max_move.max(d.abs());
-        let se = (c.rate * (1.0 - c.rate) / c.non_tied.max(1) as f64).sqrt();
-        rows.push(vec![
-            format!("Table 3: {} vs {}", c.g1_policy, c.g2_policy),
-            paper,
-            fixed(c.rate, 4),
-            fixed(v, 4),
-            format!("{} pp", signed(100.0 * d, 2)),
-            fixed(d / (std::f64::consts::SQRT_2 * se), 1),
-        ]);
-    }
-    let f = (&main.folk_theorem, &variant.folk_theorem);
-    rows.push(vec![
-        "H0(1): majority holder's share".into(),
-        published
-            .number("folk_theorem.rate")
-            .map_or("—".into(), |p| fixed(p, 4)),
-        fixed(f.0.rate, 4),
-        fixed(f.1.rate, 4),
-        format!("{} pp", signed(100.0 * (f.1.rate - f.0.rate), 2)),
-        String::new(),
-    ]);
-    for t in &main.table4.terms {
-        let Some(u) = variant.table4.terms.iter().find(|u| u.term == t.term) else {
-            continue;
-        };
-        rows.push(vec![
-            format!("Table 4: OR {}", t.label),
-            published
-                .number(&format!("table4.{}.or", t.term))
-                .map_or("—".into(), |p| fixed(p, 3)),
-            fixed(t.odds_ratio, 4),
-            fixed(u.odds_ratio, 4),
-            signed(u.odds_ratio - t.odds_ratio, 4),
-            fixed(
-                (u.estimate - t.estimate) / (std::f64::consts::SQRT_2 * t.std_error),
-                1,
-            ),
-        ]);
-    }
-    for r in &main.table5 {
-        let Some(u) = variant.table5.iter().find(|u| u.policy == r.policy) else {
-            continue;
-        };
-        rows.push(vec![
-            format!("Table 5: {} briscola win rate", r.policy),
-            published
-                .number(&format!("table5.{}.win_rate", r.policy))
-                .map_or("—".into(), |p| fixed(p, 3)),
-            fixed(r.win_rate, 4),
-            fixed(u.win_rate, 4),
-            signed(u.win_rate - r.win_rate, 4),
-            String::new(),
-        ]);
-        rows.push(vec![
-            format!("Table 5: {} n_played", r.policy),
-            published
-                .number(&format!("table5.{}.n_played", r.policy))
-                .map_or("—".into(), |p| thousands(p as i128)),
-            thousands(i128::from(r.n_played)),
-            thousands(i128::from(u.n_played)),
-            signed(u.n_played as f64 - r.n_played as f64, 0),
-            String::new(),
-        ]);
-    }
+    let (mut rows, max_move) = tie_break_table3_rows(main, variant, published);
+    rows.push(tie_break_folk_row(main, variant, published));
+    rows.extend(tie_break_table4_rows(main, variant, published));
+    rows.extend(tie_break_table5_rows(main, variant, published));
     Some(Finding {
         id: "tie-break".into(),
         title: "The tie-break the prose describes is not the one that produced the tables".into(),
@@ -169,6 +99,119 @@ fn tie_break(results: &Results, cards: &[Scorecard], published: &Published) -> O
             rows,
         }),
     })
+}
+
+/// The tie-break table's Table 3 rows (released vs as written, with z), and the largest move
+/// of a cell's rate.
+fn tie_break_table3_rows(
+    main: &StudyResults,
+    variant: &StudyResults,
+    published: &Published,
+) -> (Vec<Vec<String>>, f64) {
+    let mut rows = Vec::new();
+    let mut max_move: f64 = 0.0;
+    for c in &main.table3 {
+        let Some(v) = cell_rate(variant, &c.g1_policy, &c.g2_policy) else {
+            continue;
+        };
+        let paper = published
+            .number(&format!("table3.{}_{}.rate", c.g1_policy, c.g2_policy))
+            .map_or_else(|| "—".to_string(), |p| fixed(p, 3));
+        let d = v - c.rate;
+        max_move = max_move.max(d.abs());
+        let se = (c.rate * (1.0 - c.rate) / c.non_tied.max(1) as f64).sqrt();
+        rows.push(vec![
+            format!("Table 3: {} vs {}", c.g1_policy, c.g2_policy),
+            paper,
+            fixed(c.rate, 4),
+            fixed(v, 4),
+            format!("{} pp", signed(100.0 * d, 2)),
+            fixed(d / (std::f64::consts::SQRT_2 * se), 1),
+        ]);
+    }
+    (rows, max_move)
+}
+
+/// The tie-break table's row of the majority holder's share (H0(1)).
+fn tie_break_folk_row(
+    main: &StudyResults,
+    variant: &StudyResults,
+    published: &Published,
+) -> Vec<String> {
+    let f = (&main.folk_theorem, &variant.folk_theorem);
+    vec![
+        "H0(1): majority holder's share".into(),
+        published
+            .number("folk_theorem.rate")
+            .map_or("—".into(), |p| fixed(p, 4)),
+        fixed(f.0.rate, 4),
+        fixed(f.1.rate, 4),
+        format!("{} pp", signed(100.0 * (f.1.rate - f.0.rate), 2)),
+        String::new(),
+    ]
+}
+
+/// The tie-break table's Table 4 rows: each term's odds ratio, with z of the estimates.
+fn tie_break_table4_rows(
+    main: &StudyResults,
+    variant: &StudyResults,
+    published: &Published,
+) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for t in &main.table4.terms {
+        let Some(u) = variant.table4.terms.iter().find(|u| u.term == t.term) else {
+            continue;
+        };
+        rows.push(vec![
+            format!("Table 4: OR {}", t.label),
+            published
+                .number(&format!("table4.{}.or", t.term))
+                .map_or("—".into(), |p| fixed(p, 3)),
+            fixed(t.odds_ratio, 4),
+            fixed(u.odds_ratio, 4),
+            signed(u.odds_ratio - t.odds_ratio, 4),
+            fixed(
+                (u.estimate - t.estimate) / (std::f64::consts::SQRT_2 * t.std_error),
+                1,
+            ),
+        ]);
+    }
+    rows
+}
+
+/// The tie-break table's Table 5 rows: each policy's briscola win rate and n_played.
+fn tie_break_table5_rows(
+    main: &StudyResults,
+    variant: &StudyResults,
+    published: &Published,
+) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for r in &main.table5 {
+        let Some(u) = variant.table5.iter().find(|u| u.policy == r.policy) else {
+            continue;
+        };
+        rows.push(vec![
+            format!("Table 5: {} briscola win rate", r.policy),
+            published
+                .number(&format!("table5.{}.win_rate", r.policy))
+                .map_or("—".into(), |p| fixed(p, 3)),
+            fixed(r.win_rate, 4),
+            fixed(u.win_rate, 4),
+            signed(u.win_rate - r.win_rate, 4),
+            String::new(),
+        ]);
+        rows.push(vec![
+            format!("Table 5: {} n_played", r.policy),
+            published
+                .number(&format!("table5.{}.n_played", r.policy))
+                .map_or("—".into(), |p| thousands(p as i128)),
+            thousands(i128::from(r.n_played)),
+            thousands(i128::from(u.n_played)),
+            signed(u.n_played as f64 - r.n_played as f64, 0),
+            String::new(),
+        ]);
+    }
+    rows
 }
 
 fn delta_even(main: &StudyResults, published: &Published) -> Option<Finding> {

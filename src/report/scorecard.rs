@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::format;
 use super::published::{Precision, PubValue, Published, PublishedEntry};
-use super::published_key::{OddsField, PublishedKey, RateField, Table5Field};
+use super::published_key::{OddsField, Pair, PublishedKey, RateField, Table5Field};
 use crate::results::{Figure2Panel, StudyResults};
 use crate::stats::p_value::PValue;
 
@@ -313,30 +313,14 @@ fn ours_for(
 ) -> Ours {
     use PublishedKey as K;
     let s = &study.settings;
-    let non_tied: u64 = study.table3.iter().map(|c| c.non_tied).sum();
-    let ties: u64 = study.table3.iter().map(|c| c.ties).sum();
-    let not_here = |what: &str| Ours::None(format!("this study has no {what}"));
     let folk = &study.folk_theorem;
     match key {
         K::GamesTotal => count(s.games_total, None),
         K::GamesPerMatchup => count(s.games_per_matchup, None),
-        K::Policies => Ours::Text(
-            s.policies
-                .iter()
-                .map(|p| p.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-        ),
-        K::Seed if StudyKind::of(study) == StudyKind::Replication => Ours::None(format!(
-            "this study draws new deals with seed {} by design",
-            s.seed
-        )),
-        K::Seed => Ours::Count {
-            value: s.seed,
-            se: None,
-        },
+        K::Policies => ours_policies(study),
+        K::Seed => ours_seed(study),
         K::TrickRows => count(s.games_total * 20, None),
-        K::NonTiedGames | K::Table4N => count(non_tied, count_se(ties, s.games_total)),
+        K::NonTiedGames | K::Table4N => ours_non_tied_games(study),
         K::ReleasedFileSize { .. } => Ours::None(
             "a size of the released CSV files; this pipeline stores its tables as Parquet".into(),
         ),
@@ -344,168 +328,246 @@ fn ours_for(
             let n = study.table3.first().map_or(0, |c| c.non_tied);
             real(study.pairwise.p0, binom_se(study.pairwise.p0, n))
         }
-        K::NonTiedPerCell => {
-            let cells = study.table3.len().max(1) as f64;
-            real(
-                non_tied as f64 / cells,
-                count_se(ties, s.games_total).map(|v| v / cells),
-            )
-        }
-        K::Table3Cell { pair, field } => {
-            match study
-                .table3
-                .iter()
-                .find(|c| pair.is(&c.g1_policy, &c.g2_policy))
-            {
-                Some(c) => {
-                    let value = match field {
-                        RateField::Rate => c.rate,
-                        RateField::Lo => c.lo,
-                        RateField::Hi => c.hi,
-                    };
-                    real(value, binom_se(c.rate, c.non_tied))
-                }
-                None => not_here("such matchup"),
-            }
-        }
-        K::FolkGames => count(folk.games, count_se(folk.games, s.games_total)),
-        K::FolkMajorityWins => count(
-            folk.majority_wins,
-            count_se(folk.majority_wins, s.games_total),
+        K::NonTiedPerCell => ours_non_tied_per_cell(study),
+        K::Table3Cell { pair, field } => ours_table3_cell(study, pair, *field),
+        K::FolkGames => count_of_all_games(study, folk.games),
+        K::FolkMajorityWins => count_of_all_games(study, folk.majority_wins),
+        K::FolkShare(field) => real(
+            pick_rate(*field, folk.rate, folk.lo, folk.hi),
+            binom_se(folk.rate, folk.games),
         ),
-        K::FolkShare(field) => {
-            let value = match field {
-                RateField::Rate => folk.rate,
-                RateField::Lo => folk.lo,
-                RateField::Hi => folk.hi,
-            };
-            real(value, binom_se(folk.rate, folk.games))
-        }
         // a noncentral chi-square(1) with noncentrality ~c has sd ~ 2 sqrt(c)
         K::FolkChi2Yates => {
             let c = folk.chi2_yates;
             real(c, (c > 0.0).then(|| 2.0 * c.sqrt()))
         }
         K::FolkPBelow => Ours::Below(folk.p_value),
-        K::FolkRange { smallest } => {
-            let cells = &folk.per_matchup;
-            let pick = if *smallest {
-                cells.iter().min_by(|a, b| a.rate.total_cmp(&b.rate))
-            } else {
-                cells.iter().max_by(|a, b| a.rate.total_cmp(&b.rate))
-            };
-            match pick {
-                Some(c) => real(c.rate, binom_se(c.rate, c.games)),
-                None => not_here("per-matchup folk-theorem shares"),
-            }
-        }
+        K::FolkRange { smallest } => ours_folk_range(study, *smallest),
         K::AlphaFamily => real(study.pairwise.alpha_family, None),
         K::Tests => count(study.pairwise.tests, None),
         K::AlphaPerTest => real(study.pairwise.alpha_per_test, None),
         K::ZCritical => real(study.pairwise.z_critical, None),
-        K::AllRejectBelow => {
-            // every cell except those the paper reports separately (`<pair>_p_bonferroni`)
-            let reported_apart = |g1: &str, g2: &str| {
-                keys.iter()
-                    .any(|k| matches!(k, K::Bonferroni(pair) if pair.is(g1, g2)))
-            };
-            let worst = study
-                .pairwise
-                .cells
-                .iter()
-                .filter(|c| !reported_apart(&c.g1_policy, &c.g2_policy))
-                .map(|c| c.p_bonferroni)
-                .max_by(|a, b| a.log10.total_cmp(&b.log10));
-            match worst {
-                Some(p) => Ours::Below(p),
-                None => not_here("pairwise tests"),
-            }
-        }
-        K::Bonferroni(pair) => {
-            let found = study
-                .pairwise
-                .cells
-                .iter()
-                .find(|c| pair.is(&c.g1_policy, &c.g2_policy));
-            match found {
-                Some(c) => Ours::P {
-                    value: c.p_bonferroni,
-                    zstat: Some(z_from_log10_p(c.p_value.log10)),
-                    paper_scale: 1.0 / study.pairwise.tests.max(1) as f64,
-                },
-                None => not_here("such pairwise test"),
-            }
-        }
+        K::AllRejectBelow => ours_all_reject_below(study, keys),
+        K::Bonferroni(pair) => ours_bonferroni(study, pair),
         K::PowerN => count(study.power.normal_approx.n, None),
         K::PowerDelta => real(study.power.normal_approx.delta, None),
         K::PowerAbove => Ours::Above(study.power.normal_approx.power),
-        K::Table4Term { term, field, .. } => {
-            let Some(t) = study.table4.terms.iter().find(|t| t.term == *term) else {
-                return not_here("such regression term");
-            };
-            let log_scale = |value: f64| Ours::Real {
-                value,
-                se: Some(t.std_error),
-                log: true,
-                se_is_bound: false,
-            };
-            match field {
-                OddsField::Or => log_scale(t.odds_ratio),
-                // The paper's Table 4 intervals are R's confint (profile likelihood).
-                OddsField::Lo => log_scale(t.profile_lo),
-                OddsField::Hi => log_scale(t.profile_hi),
-                OddsField::P => Ours::P {
-                    value: t.p_value,
-                    zstat: Some(t.z.abs()),
-                    paper_scale: 1.0,
-                },
-                OddsField::PBelow => Ours::Below(t.p_value),
-            }
-        }
+        K::Table4Term { term, field, .. } => ours_table4_term(study, term, *field),
         K::MinGamesPerBin => match inputs.min_games_per_bin {
             Some(m) => count(m, None),
             None => Ours::None("the configured minimum was not passed to the scorecard".into()),
         },
-        K::BreakEven(pair) => {
-            let found = study
-                .breakeven
-                .iter()
-                .find(|x| pair.is(&x.g1_policy, &x.g2_policy));
-            match found {
-                Some(b) => match b.delta {
-                    Some(d) => {
-                        let se = study
-                            .figure2
-                            .iter()
-                            .find(|p| p.g1_policy == b.g1_policy && p.g2_policy == b.g2_policy)
-                            .and_then(breakeven_se);
-                        real(d, se)
-                    }
-                    None => Ours::None("our kept bins never cross 0.5 in this matchup".into()),
-                },
-                None => not_here("such matchup"),
-            }
-        }
-        K::Table5 { policy, field } => {
-            let Some(r) = study.table5.iter().find(|r| r.policy == *policy) else {
-                return not_here("such policy");
-            };
-            match field {
-                Table5Field::NPlayed => count(r.n_played, n_played_se(study, policy)),
-                Table5Field::WinRate => real(r.win_rate, binom_se(r.win_rate, r.n_played)),
-                Table5Field::WastedFraction => {
-                    real(r.wasted_fraction, binom_se(r.wasted_fraction, r.n_played))
-                }
-                // trick points lie in 0..=22, so their sd is at most 11
-                Table5Field::MeanPointsPerWin => Ours::Real {
-                    value: r.mean_points_per_win,
-                    se: (r.wins > 0).then(|| 11.0 / (r.wins as f64).sqrt()),
-                    log: false,
-                    se_is_bound: true,
-                },
-            }
-        }
+        K::BreakEven(pair) => ours_breakeven(study, pair),
+        K::Table5 { policy, field } => ours_table5(study, policy, *field),
         K::Unrecognised { reason, .. } => Ours::None(reason.clone()),
+    }
+}
+
+/// The reason a study has no counterpart of a figure: it lacks `what`.
+fn not_here(what: &str) -> Ours {
+    Ours::None(format!("this study has no {what}"))
+}
+
+/// Non-tied games summed over Table 3's cells.
+fn non_tied_total(study: &StudyResults) -> u64 {
+    study.table3.iter().map(|c| c.non_tied).sum()
+}
+
+/// Tied games summed over Table 3's cells.
+fn ties_total(study: &StudyResults) -> u64 {
+    study.table3.iter().map(|c| c.ties).sum()
+}
+
+/// Non-tied games in all, with the SE of the tie count.
+fn ours_non_tied_games(study: &StudyResults) -> Ours {
+    count(
+        non_tied_total(study),
+        count_se(ties_total(study), study.settings.games_total),
+    )
+}
+
+/// A count of games with some property, `part` of all games, with its binomial SE.
+fn count_of_all_games(study: &StudyResults, part: u64) -> Ours {
+    count(part, count_se(part, study.settings.games_total))
+}
+
+/// The rate, lower or upper bound of a Wilson interval, as `field` asks.
+fn pick_rate(field: RateField, rate: f64, lo: f64, hi: f64) -> f64 {
+    match field {
+        RateField::Rate => rate,
+        RateField::Lo => lo,
+        RateField::Hi => hi,
+    }
+}
+
+/// The study's policy names, in matchup order, as one comma-separated text.
+fn ours_policies(study: &StudyResults) -> Ours {
+    Ours::Text(
+        study
+            .settings
+            .policies
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    )
+}
+
+/// The study's seed, or why a replication's seed is not compared.
+fn ours_seed(study: &StudyResults) -> Ours {
+    let seed = study.settings.seed;
+    if StudyKind::of(study) == StudyKind::Replication {
+        Ours::None(format!(
+            "this study draws new deals with seed {seed} by design"
+        ))
+    } else {
+        Ours::Count {
+            value: seed,
+            se: None,
+        }
+    }
+}
+
+/// Mean non-tied games per Table 3 cell, with its SE from the tie count.
+fn ours_non_tied_per_cell(study: &StudyResults) -> Ours {
+    let cells = study.table3.len().max(1) as f64;
+    real(
+        non_tied_total(study) as f64 / cells,
+        count_se(ties_total(study), study.settings.games_total).map(|v| v / cells),
+    )
+}
+
+/// One field of a Table 3 cell (a matchup's G1 win rate and its interval).
+fn ours_table3_cell(study: &StudyResults, pair: &Pair, field: RateField) -> Ours {
+    match study
+        .table3
+        .iter()
+        .find(|c| pair.is(&c.g1_policy, &c.g2_policy))
+    {
+        Some(c) => real(
+            pick_rate(field, c.rate, c.lo, c.hi),
+            binom_se(c.rate, c.non_tied),
+        ),
+        None => not_here("such matchup"),
+    }
+}
+
+/// The smallest (or largest) per-matchup folk-theorem share.
+fn ours_folk_range(study: &StudyResults, smallest: bool) -> Ours {
+    let cells = &study.folk_theorem.per_matchup;
+    let pick = if smallest {
+        cells.iter().min_by(|a, b| a.rate.total_cmp(&b.rate))
+    } else {
+        cells.iter().max_by(|a, b| a.rate.total_cmp(&b.rate))
+    };
+    match pick {
+        Some(c) => real(c.rate, binom_se(c.rate, c.games)),
+        None => not_here("per-matchup folk-theorem shares"),
+    }
+}
+
+/// The largest Bonferroni p among the cells the paper does not report separately.
+fn ours_all_reject_below(study: &StudyResults, keys: &[PublishedKey]) -> Ours {
+    // every cell except those the paper reports separately (`<pair>_p_bonferroni`)
+    let reported_apart = |g1: &str, g2: &str| {
+        keys.iter()
+            .any(|k| matches!(k, PublishedKey::Bonferroni(pair) if pair.is(g1, g2)))
+    };
+    let worst = study
+        .pairwise
+        .cells
+        .iter()
+        .filter(|c| !reported_apart(&c.g1_policy, &c.g2_policy))
+        .map(|c| c.p_bonferroni)
+        .max_by(|a, b| a.log10.total_cmp(&b.log10));
+    match worst {
+        Some(p) => Ours::Below(p),
+        None => not_here("pairwise tests"),
+    }
+}
+
+/// A matchup's Bonferroni-adjusted p, with the z of its raw p.
+fn ours_bonferroni(study: &StudyResults, pair: &Pair) -> Ours {
+    let found = study
+        .pairwise
+        .cells
+        .iter()
+        .find(|c| pair.is(&c.g1_policy, &c.g2_policy));
+    match found {
+        Some(c) => Ours::P {
+            value: c.p_bonferroni,
+            zstat: Some(z_from_log10_p(c.p_value.log10)),
+            paper_scale: 1.0 / study.pairwise.tests.max(1) as f64,
+        },
+        None => not_here("such pairwise test"),
+    }
+}
+
+/// One field of a Table 4 regression term (odds ratios on the log scale).
+fn ours_table4_term(study: &StudyResults, term: &str, field: OddsField) -> Ours {
+    let Some(t) = study.table4.terms.iter().find(|t| t.term == *term) else {
+        return not_here("such regression term");
+    };
+    let log_scale = |value: f64| Ours::Real {
+        value,
+        se: Some(t.std_error),
+        log: true,
+        se_is_bound: false,
+    };
+    match field {
+        OddsField::Or => log_scale(t.odds_ratio),
+        // The paper's Table 4 intervals are R's confint (profile likelihood).
+        OddsField::Lo => log_scale(t.profile_lo),
+        OddsField::Hi => log_scale(t.profile_hi),
+        OddsField::P => Ours::P {
+            value: t.p_value,
+            zstat: Some(t.z.abs()),
+            paper_scale: 1.0,
+        },
+        OddsField::PBelow => Ours::Below(t.p_value),
+    }
+}
+
+/// A matchup's break-even Delta, with its SE from Figure 2's kept bins.
+fn ours_breakeven(study: &StudyResults, pair: &Pair) -> Ours {
+    let found = study
+        .breakeven
+        .iter()
+        .find(|x| pair.is(&x.g1_policy, &x.g2_policy));
+    let Some(b) = found else {
+        return not_here("such matchup");
+    };
+    match b.delta {
+        Some(d) => {
+            let se = study
+                .figure2
+                .iter()
+                .find(|p| p.g1_policy == b.g1_policy && p.g2_policy == b.g2_policy)
+                .and_then(breakeven_se);
+            real(d, se)
+        }
+        None => Ours::None("our kept bins never cross 0.5 in this matchup".into()),
+    }
+}
+
+/// One field of a policy's Table 5 row (how it uses its trumps).
+fn ours_table5(study: &StudyResults, policy: &str, field: Table5Field) -> Ours {
+    let Some(r) = study.table5.iter().find(|r| r.policy == *policy) else {
+        return not_here("such policy");
+    };
+    match field {
+        Table5Field::NPlayed => count(r.n_played, n_played_se(study, policy)),
+        Table5Field::WinRate => real(r.win_rate, binom_se(r.win_rate, r.n_played)),
+        Table5Field::WastedFraction => {
+            real(r.wasted_fraction, binom_se(r.wasted_fraction, r.n_played))
+        }
+        // trick points lie in 0..=22, so their sd is at most 11
+        Table5Field::MeanPointsPerWin => Ours::Real {
+            value: r.mean_points_per_win,
+            se: (r.wins > 0).then(|| 11.0 / (r.wins as f64).sqrt()),
+            log: false,
+            se_is_bound: true,
+        },
     }
 }
 
@@ -518,6 +580,7 @@ fn precision_of(key: &PublishedKey, entry: &PublishedEntry) -> Precision {
     }
 }
 
+/// One figure judged: ours and the difference as printed, z, the verdict and why.
 struct Judged {
     ours: String,
     difference: String,
@@ -527,28 +590,36 @@ struct Judged {
     explanation: String,
 }
 
-fn judge(kind: StudyKind, key: &PublishedKey, entry: &PublishedEntry, ours: &Ours) -> Judged {
-    let paper = entry.value.as_f64();
-    let prec = precision_of(key, entry);
-    let digits = |p: Precision| match p {
-        Precision::Decimals(d) => d as usize + 2,
-        Precision::Significant(_) => 2,
-    };
-    let mut j = Judged {
-        ours: String::new(),
-        difference: String::new(),
-        difference_value: None,
-        z: None,
-        verdict: Verdict::Differs,
-        explanation: String::new(),
-    };
-    let mc_allowed = kind == StudyKind::Replication;
-    let z_verdict = |j: &mut Judged, bound: bool| {
-        if let (true, Some(z)) = (mc_allowed, j.z)
+impl Judged {
+    /// A judgement with nothing filled in yet, verdict "differs".
+    fn blank() -> Judged {
+        Judged {
+            ours: String::new(),
+            difference: String::new(),
+            difference_value: None,
+            z: None,
+            verdict: Verdict::Differs,
+            explanation: String::new(),
+        }
+    }
+
+    /// A row with nothing to compare, for the reason `why`.
+    fn not_compared(why: String) -> Judged {
+        Judged {
+            verdict: Verdict::NotCompared,
+            explanation: why,
+            ..Judged::blank()
+        }
+    }
+
+    /// The verdict when the printed digits differ: within Monte Carlo error if `mc_allowed`
+    /// and |z| < 2 (`bound` when z uses an upper bound on the standard error), else differs.
+    fn z_verdict(&mut self, mc_allowed: bool, bound: bool) {
+        if let (true, Some(z)) = (mc_allowed, self.z)
             && z.abs() < 2.0
         {
-            j.verdict = Verdict::WithinMcError;
-            j.explanation = if bound {
+            self.verdict = Verdict::WithinMcError;
+            self.explanation = if bound {
                 format!(
                     "|z| ≤ {} < 2 (z uses an upper bound on the standard error)",
                     format::fixed(z.abs(), 2)
@@ -558,43 +629,19 @@ fn judge(kind: StudyKind, key: &PublishedKey, entry: &PublishedEntry, ours: &Our
             };
             return;
         }
-        j.verdict = Verdict::Differs;
-    };
-    match (ours, paper) {
-        (Ours::None(why), _) => {
-            j.verdict = Verdict::NotCompared;
-            j.explanation = why.clone();
-        }
-        (Ours::Text(t), _) => {
-            j.ours = t.clone();
-            let p = match &entry.value {
-                PubValue::Str(s) => s.clone(),
-                other => format!("{other:?}"),
-            };
-            j.verdict = if *t == p {
-                Verdict::Exact
-            } else {
-                Verdict::Differs
-            };
-        }
-        (Ours::Count { value, se }, Some(p)) => {
-            j.ours = if value.abs() >= 10_000 {
-                format::thousands(i128::from(*value))
-            } else {
-                format::fixed(*value as f64, 0)
-            };
-            let d = *value as f64 - p;
-            j.difference_value = Some(d);
-            j.difference = format::signed(d, 0);
-            j.z = se
-                .filter(|s| *s > 0.0)
-                .map(|s| d / (std::f64::consts::SQRT_2 * s));
-            if d == 0.0 {
-                j.verdict = Verdict::Exact;
-            } else {
-                z_verdict(&mut j, false);
-            }
-        }
+        self.verdict = Verdict::Differs;
+    }
+}
+
+/// Our figure `ours` against the published `entry`: ours and the difference as printed, z, the
+/// verdict and its explanation.
+fn judge(kind: StudyKind, key: &PublishedKey, entry: &PublishedEntry, ours: &Ours) -> Judged {
+    let prec = precision_of(key, entry);
+    let mc_allowed = kind == StudyKind::Replication;
+    let mut j = match (ours, entry.value.as_f64()) {
+        (Ours::None(why), _) => Judged::not_compared(why.clone()),
+        (Ours::Text(t), _) => judge_text(t, entry),
+        (Ours::Count { value, se }, Some(p)) => judge_count(*value, *se, p, mc_allowed),
         (
             Ours::Real {
                 value,
@@ -603,35 +650,7 @@ fn judge(kind: StudyKind, key: &PublishedKey, entry: &PublishedEntry, ours: &Our
                 se_is_bound,
             },
             Some(p),
-        ) => {
-            j.ours = prec.format_finer(*value, 2);
-            if !value.is_finite() {
-                j.explanation = "ours is not a finite number".into();
-                return j;
-            }
-            let d = value - p;
-            j.difference_value = Some(d);
-            j.difference = match prec {
-                Precision::Decimals(_) => format::signed(d, digits(prec)),
-                Precision::Significant(_) => format::signed_sig(d, 3),
-            };
-            let h = prec.half_ulp(p);
-            j.z = se.filter(|s| *s > 0.0).and_then(|s| {
-                if *log {
-                    (p > 0.0 && *value > 0.0).then(|| {
-                        let hr = h / p;
-                        (value.ln() - p.ln()) / (2.0 * s * s + hr * hr / 3.0).sqrt()
-                    })
-                } else {
-                    Some(d / (2.0 * s * s + h * h / 3.0).sqrt())
-                }
-            });
-            if prec.format(*value) == prec.format(p) {
-                j.verdict = Verdict::PrintedPrecision;
-            } else {
-                z_verdict(&mut j, *se_is_bound);
-            }
-        }
+        ) => judge_real(*value, *se, *log, *se_is_bound, p, prec, mc_allowed),
         (
             Ours::P {
                 value,
@@ -639,116 +658,205 @@ fn judge(kind: StudyKind, key: &PublishedKey, entry: &PublishedEntry, ours: &Our
                 paper_scale,
             },
             Some(p),
-        ) => {
-            j.ours = match value.value {
-                Some(v) => prec.format_finer(v, 1),
-                None => format::pval(value, 2),
-            };
-            // p-values are compared as a ratio, never as a difference
-            if let Some(v) = value.value
-                && p > 0.0
-            {
-                j.difference = format::ratio(v / p);
-            }
-            let paper_raw = (p * paper_scale).clamp(f64::MIN_POSITIVE, 1.0);
-            j.z = zstat.map(|z| (z - z_from_log10_p(paper_raw.log10())) / std::f64::consts::SQRT_2);
-            if value
-                .value
-                .is_some_and(|v| prec.format(v) == prec.format(p))
-            {
-                j.verdict = Verdict::PrintedPrecision;
-            } else {
-                z_verdict(&mut j, false);
-                if j.verdict == Verdict::WithinMcError {
-                    j.explanation = format!(
-                        "{} (test statistics compared: z of ours vs z implied by the paper's p)",
-                        j.explanation
-                    );
-                }
-            }
-        }
+        ) => judge_p(*value, *zstat, *paper_scale, p, prec, mc_allowed),
         (Ours::Below(v), Some(p)) => {
-            j.ours = format::pval(v, 2);
             // a bound of ours at the same floor ("< 1e-300") satisfies the paper's "< 1e-300"
             let ok = v.log10 < p.log10() || (v.is_bound() && v.log10 <= p.log10() + 1e-9);
-            j.verdict = if ok {
-                Verdict::PrintedPrecision
-            } else {
-                Verdict::Differs
-            };
-            j.explanation = if ok {
-                format!(
-                    "the paper prints a bound (< {}); ours is below it",
-                    entry.printed()
-                )
-            } else {
-                format!("ours is not below the paper's bound {}", entry.printed())
-            };
+            judge_bound(format::pval(v, 2), ok, "<", "below", entry)
         }
-        (Ours::Above(v), Some(p)) => {
-            j.ours = format::fixed(*v, 5);
-            let ok = *v > p;
-            j.verdict = if ok {
-                Verdict::PrintedPrecision
-            } else {
-                Verdict::Differs
-            };
-            j.explanation = if ok {
-                format!(
-                    "the paper prints a bound (> {}); ours is above it",
-                    entry.printed()
-                )
-            } else {
-                format!("ours is not above the paper's bound {}", entry.printed())
-            };
-        }
-        (_, None) => {
-            j.verdict = Verdict::NotCompared;
-            j.explanation = "the published value is not a number".into();
-        }
-    }
+        (Ours::Above(v), Some(p)) => judge_bound(format::fixed(*v, 5), *v > p, ">", "above", entry),
+        (_, None) => Judged::not_compared("the published value is not a number".into()),
+    };
     if j.verdict == Verdict::Differs && j.explanation.is_empty() {
-        let z_shown = if kind == StudyKind::Replication {
-            j.z
-        } else {
-            None
-        };
-        let off = match j.difference.strip_prefix('×') {
-            Some(ratio) => format!("a factor of {ratio}"),
-            None => j.difference.clone(),
-        };
-        let by = match (j.difference.is_empty(), z_shown) {
-            (false, Some(z)) => format!("by {off} ({} standard errors)", format::signed(z, 1)),
-            (false, None) => format!("by {off}"),
-            _ => String::new(),
-        };
-        j.explanation = match (kind, key) {
-            (_, PublishedKey::Table4Term { term, .. }) if key.is_restatement() => {
-                let term = if term == "delta_briscola" {
-                    "Δ_briscola"
-                } else {
-                    term
-                };
-                format!(
-                    "the paper restates Table 4's {term} coefficient here with other digits; Table 4's own row is the one its script printed (compare that row), so this restatement is inconsistent with the paper's own table, off {by} (see Findings)"
-                )
-            }
-            _ if key.is_design() => format!(
-                "a design quantity, computed without data: the paper's printed value is not the rounding of ours (off {by})"
-            ),
-            (StudyKind::Replay, _) => format!(
-                "UNEXPECTED: a replay of the paper's deals with the released policies should reproduce this figure; off {by}"
-            ),
-            (StudyKind::Variant, _) => format!(
-                "expected for a variant: same deals, different policies; off {by}, so the published figure does not come from this reading"
-            ),
-            (StudyKind::Replication, _) => format!(
-                "beyond two standard errors, off {by}; by chance alone about 1 row in 22 with a z-score lands here"
-            ),
-            (StudyKind::Own, _) => format!("not the paper's design; off {by}"),
-        };
+        j.explanation = differs_explanation(kind, key, &j);
     }
     j
+}
+
+/// Text compared verbatim with the published string.
+fn judge_text(t: &str, entry: &PublishedEntry) -> Judged {
+    let p = match &entry.value {
+        PubValue::Str(s) => s.clone(),
+        other => format!("{other:?}"),
+    };
+    Judged {
+        ours: t.to_string(),
+        verdict: if *t == p {
+            Verdict::Exact
+        } else {
+            Verdict::Differs
+        },
+        ..Judged::blank()
+    }
+}
+
+/// An integer of ours against the paper's `p`: exact, or judged by z.
+fn judge_count(value: i64, se: Option<f64>, p: f64, mc_allowed: bool) -> Judged {
+    let mut j = Judged::blank();
+    j.ours = if value.abs() >= 10_000 {
+        format::thousands(i128::from(value))
+    } else {
+        format::fixed(value as f64, 0)
+    };
+    let d = value as f64 - p;
+    j.difference_value = Some(d);
+    j.difference = format::signed(d, 0);
+    j.z = se
+        .filter(|s| *s > 0.0)
+        .map(|s| d / (std::f64::consts::SQRT_2 * s));
+    if d == 0.0 {
+        j.verdict = Verdict::Exact;
+    } else {
+        j.z_verdict(mc_allowed, false);
+    }
+    j
+}
+
+/// A real of ours against the paper's `p` printed at `prec`: equal as printed, or judged by a
+/// z that counts the paper's rounding as uniform error (on the log scale when `log`).
+fn judge_real(
+    value: f64,
+    se: Option<f64>,
+    log: bool,
+    se_is_bound: bool,
+    p: f64,
+    prec: Precision,
+    mc_allowed: bool,
+) -> Judged {
+    let mut j = Judged::blank();
+    j.ours = prec.format_finer(value, 2);
+    if !value.is_finite() {
+        j.explanation = "ours is not a finite number".into();
+        return j;
+    }
+    let d = value - p;
+    j.difference_value = Some(d);
+    j.difference = match prec {
+        Precision::Decimals(places) => format::signed(d, places as usize + 2),
+        Precision::Significant(_) => format::signed_sig(d, 3),
+    };
+    let h = prec.half_ulp(p);
+    j.z = se.filter(|s| *s > 0.0).and_then(|s| {
+        if log {
+            (p > 0.0 && value > 0.0).then(|| {
+                let hr = h / p;
+                (value.ln() - p.ln()) / (2.0 * s * s + hr * hr / 3.0).sqrt()
+            })
+        } else {
+            Some(d / (2.0 * s * s + h * h / 3.0).sqrt())
+        }
+    });
+    if prec.format(value) == prec.format(p) {
+        j.verdict = Verdict::PrintedPrecision;
+    } else {
+        j.z_verdict(mc_allowed, se_is_bound);
+    }
+    j
+}
+
+/// A p-value of ours against the paper's `p`: compared as a ratio, and for replications by the
+/// test statistics (`paper_scale` undoes the paper's Bonferroni adjustment).
+fn judge_p(
+    value: PValue,
+    zstat: Option<f64>,
+    paper_scale: f64,
+    p: f64,
+    prec: Precision,
+    mc_allowed: bool,
+) -> Judged {
+    let mut j = Judged::blank();
+    j.ours = match value.value {
+        Some(v) => prec.format_finer(v, 1),
+        None => format::pval(&value, 2),
+    };
+    // p-values are compared as a ratio, never as a difference
+    if let Some(v) = value.value
+        && p > 0.0
+    {
+        j.difference = format::ratio(v / p);
+    }
+    let paper_raw = (p * paper_scale).clamp(f64::MIN_POSITIVE, 1.0);
+    j.z = zstat.map(|z| (z - z_from_log10_p(paper_raw.log10())) / std::f64::consts::SQRT_2);
+    if value
+        .value
+        .is_some_and(|v| prec.format(v) == prec.format(p))
+    {
+        j.verdict = Verdict::PrintedPrecision;
+    } else {
+        j.z_verdict(mc_allowed, false);
+        if j.verdict == Verdict::WithinMcError {
+            j.explanation = format!(
+                "{} (test statistics compared: z of ours vs z implied by the paper's p)",
+                j.explanation
+            );
+        }
+    }
+    j
+}
+
+/// A printed bound (`sign` is "<" or ">", `side` "below" or "above"): `ok` when ours, printed
+/// as `ours`, satisfies it.
+fn judge_bound(ours: String, ok: bool, sign: &str, side: &str, entry: &PublishedEntry) -> Judged {
+    Judged {
+        ours,
+        verdict: if ok {
+            Verdict::PrintedPrecision
+        } else {
+            Verdict::Differs
+        },
+        explanation: if ok {
+            format!(
+                "the paper prints a bound ({sign} {}); ours is {side} it",
+                entry.printed()
+            )
+        } else {
+            format!("ours is not {side} the paper's bound {}", entry.printed())
+        },
+        ..Judged::blank()
+    }
+}
+
+/// Why a row differs, by how much and what that means for a study of this `kind`.
+fn differs_explanation(kind: StudyKind, key: &PublishedKey, j: &Judged) -> String {
+    let z_shown = if kind == StudyKind::Replication {
+        j.z
+    } else {
+        None
+    };
+    let off = match j.difference.strip_prefix('×') {
+        Some(ratio) => format!("a factor of {ratio}"),
+        None => j.difference.clone(),
+    };
+    let by = match (j.difference.is_empty(), z_shown) {
+        (false, Some(z)) => format!("by {off} ({} standard errors)", format::signed(z, 1)),
+        (false, None) => format!("by {off}"),
+        _ => String::new(),
+    };
+    match (kind, key) {
+        (_, PublishedKey::Table4Term { term, .. }) if key.is_restatement() => {
+            let term = if term == "delta_briscola" {
+                "Δ_briscola"
+            } else {
+                term
+            };
+            format!(
+                "the paper restates Table 4's {term} coefficient here with other digits; Table 4's own row is the one its script printed (compare that row), so this restatement is inconsistent with the paper's own table, off {by} (see Findings)"
+            )
+        }
+        _ if key.is_design() => format!(
+            "a design quantity, computed without data: the paper's printed value is not the rounding of ours (off {by})"
+        ),
+        (StudyKind::Replay, _) => format!(
+            "UNEXPECTED: a replay of the paper's deals with the released policies should reproduce this figure; off {by}"
+        ),
+        (StudyKind::Variant, _) => format!(
+            "expected for a variant: same deals, different policies; off {by}, so the published figure does not come from this reading"
+        ),
+        (StudyKind::Replication, _) => format!(
+            "beyond two standard errors, off {by}; by chance alone about 1 row in 22 with a z-score lands here"
+        ),
+        (StudyKind::Own, _) => format!("not the paper's design; off {by}"),
+    }
 }
 
 /// The scorecard of `study` against every published figure.
@@ -769,35 +877,7 @@ pub fn score(study: &StudyResults, published: &Published, inputs: &ScoreInputs) 
     let rows: Vec<ScoreRow> = entries
         .iter()
         .zip(&keys)
-        .map(|(e, key)| {
-            let ours = ours_for(study, &keys, key, inputs);
-            let mut j = judge(kind, key, e, &ours);
-            // A deterministic replay has no Monte Carlo error: no z-scores.
-            if kind != StudyKind::Replication {
-                j.z = None;
-            }
-            // The prose's restatements of Table 4, and its claim that every rejecting cell has
-            // p < 1e-5 (its own data give a larger p: see the findings).
-            let restated = key.is_restatement() || matches!(key, PublishedKey::AllRejectBelow);
-            ScoreRow {
-                key: e.key.clone(),
-                section: key.section().title().to_string(),
-                label: key.label(),
-                paper: match key.bound_sign() {
-                    Some(sign) => format!("{sign} {}", e.printed()),
-                    None => e.printed(),
-                },
-                ours: j.ours,
-                difference: j.difference,
-                difference_value: j.difference_value,
-                z: j.z,
-                verdict: j.verdict,
-                verdict_label: j.verdict.label().to_string(),
-                paper_inconsistent: j.verdict == Verdict::Differs && (restated || key.is_design()),
-                explanation: j.explanation,
-                published_key: key.clone(),
-            }
-        })
+        .map(|(e, key)| score_row(study, kind, &keys, e, key, inputs))
         .collect();
     let counts = Verdict::ALL
         .iter()
@@ -821,6 +901,44 @@ pub fn score(study: &StudyResults, published: &Published, inputs: &ScoreInputs) 
         with_z,
         beyond_two,
         beyond_two_expected: with_z as f64 * crate::stats::erfc::erfc(std::f64::consts::SQRT_2), // P(|Z| > 2)
+    }
+}
+
+/// The scorecard row of the published entry `e` (parsed as `key`; `keys` are all the keys).
+fn score_row(
+    study: &StudyResults,
+    kind: StudyKind,
+    keys: &[PublishedKey],
+    e: &PublishedEntry,
+    key: &PublishedKey,
+    inputs: &ScoreInputs,
+) -> ScoreRow {
+    let ours = ours_for(study, keys, key, inputs);
+    let mut j = judge(kind, key, e, &ours);
+    // A deterministic replay has no Monte Carlo error: no z-scores.
+    if kind != StudyKind::Replication {
+        j.z = None;
+    }
+    // The prose's restatements of Table 4, and its claim that every rejecting cell has
+    // p < 1e-5 (its own data give a larger p: see the findings).
+    let restated = key.is_restatement() || matches!(key, PublishedKey::AllRejectBelow);
+    ScoreRow {
+        key: e.key.clone(),
+        section: key.section().title().to_string(),
+        label: key.label(),
+        paper: match key.bound_sign() {
+            Some(sign) => format!("{sign} {}", e.printed()),
+            None => e.printed(),
+        },
+        ours: j.ours,
+        difference: j.difference,
+        difference_value: j.difference_value,
+        z: j.z,
+        verdict: j.verdict,
+        verdict_label: j.verdict.label().to_string(),
+        paper_inconsistent: j.verdict == Verdict::Differs && (restated || key.is_design()),
+        explanation: j.explanation,
+        published_key: key.clone(),
     }
 }
 

@@ -210,6 +210,37 @@ fn count(card: &Scorecard, v: Verdict) -> usize {
     card.rows.iter().filter(|r| r.verdict == v).count()
 }
 
+/// How a study's scorecard rows fall: compared, agreeing as printed, within Monte Carlo
+/// error, differing, and of the differing rows those where the paper contradicts itself.
+struct Tally {
+    compared: usize,
+    agree: usize,
+    within: usize,
+    inconsistent: usize,
+    differs: usize,
+    unexplained: usize,
+}
+
+impl Tally {
+    /// The tally of `card`'s rows.
+    fn of(card: &Scorecard) -> Tally {
+        let inconsistent = card.rows.iter().filter(|r| r.paper_inconsistent).count();
+        let differs = count(card, Verdict::Differs);
+        Tally {
+            compared: card
+                .rows
+                .iter()
+                .filter(|r| r.verdict != Verdict::NotCompared)
+                .count(),
+            agree: count(card, Verdict::Exact) + count(card, Verdict::PrintedPrecision),
+            within: count(card, Verdict::WithinMcError),
+            inconsistent,
+            differs,
+            unexplained: differs - inconsistent,
+        }
+    }
+}
+
 /// The verdict of `study` (its scorecard `card`); `replay` is the replay study's results when
 /// the report has one.
 pub fn verdict(
@@ -219,18 +250,8 @@ pub fn verdict(
     published: &Published,
 ) -> StudyVerdict {
     let kind = card.kind;
-    let compared = card
-        .rows
-        .iter()
-        .filter(|r| r.verdict != Verdict::NotCompared)
-        .count();
-    let agree = count(card, Verdict::Exact) + count(card, Verdict::PrintedPrecision);
-    let within = count(card, Verdict::WithinMcError);
-    let inconsistent = card.rows.iter().filter(|r| r.paper_inconsistent).count();
-    let differs = count(card, Verdict::Differs);
-    let unexplained = differs - inconsistent;
-    let own = Conclusions::of(study);
-    let paper_c = replay.map(Conclusions::of);
+    let t = Tally::of(card);
+    let (agree, compared, differs) = (t.agree, t.compared, t.differs);
     let mut non = (Vec::new(), Vec::new());
     let (outcome, headline) = match kind {
         StudyKind::Own if compared > 0 => (
@@ -247,58 +268,13 @@ pub fn verdict(
             Outcome::NotScored,
             "No published figures were given ([study] published), so nothing is compared.".to_string(),
         ),
-        StudyKind::Replay => {
-            let outcome = if unexplained > 0 {
-                Outcome::NotReproduced
-            } else if inconsistent > 0 {
-                Outcome::PaperInconsistent
-            } else {
-                Outcome::Reproduced
-            };
-            let mut h = format!(
-                "{} of {} compared figures reproduced exactly or at the printed precision",
-                agree, compared
-            );
-            if inconsistent > 0 {
-                h.push_str(&format!(
-                    "; the other {inconsistent} are places where the paper contradicts itself (a restated figure or a design quantity it rounds wrongly), see the findings"
-                ));
-            }
-            if unexplained > 0 {
-                h.push_str(&format!(
-                    "; {unexplained} differ for no reason the paper gives: a failure to reproduce"
-                ));
-            }
-            h.push('.');
-            (outcome, h)
-        }
+        StudyKind::Replay => replay_outcome(&t),
         StudyKind::Replication => {
-            non = non_replications(
-                study,
-                &own,
-                paper_c.as_ref(),
-                &paper_rejections(replay, study, published),
-            );
-            let outcome = if non.0.is_empty() {
-                Outcome::Replicated
-            } else {
-                Outcome::DidNotReplicate
-            };
-            let h = format!(
-                "On independent deals, {} of {} compared figures agree at the printed precision and {} more within Monte Carlo error (|z| < 2); {} are further off ({} expected by chance among {} with a z-score). {}",
-                agree,
-                compared,
-                within,
-                differs,
-                super::format::fixed(card.beyond_two_expected, 1),
-                card.with_z,
-                if non.0.is_empty() {
-                    "Every conclusion of the paper holds in it."
-                } else {
-                    "Not every conclusion of the paper holds in it (below)."
-                }
-            );
-            (outcome, h)
+            let own = Conclusions::of(study);
+            let paper_c = replay.map(Conclusions::of);
+            let rejections = paper_rejections(replay, study, published);
+            non = non_replications(study, &own, paper_c.as_ref(), &rejections);
+            replication_outcome(&t, card, non.0.is_empty())
         }
         StudyKind::Variant => (
             Outcome::Variant,
@@ -316,4 +292,58 @@ pub fn verdict(
         non_replications: non.0,
         rejection_changes: non.1,
     }
+}
+
+/// A replay's outcome and headline: reproduced, reproduced except where the paper contradicts
+/// itself, or not reproduced.
+fn replay_outcome(t: &Tally) -> (Outcome, String) {
+    let (inconsistent, unexplained) = (t.inconsistent, t.unexplained);
+    let outcome = if unexplained > 0 {
+        Outcome::NotReproduced
+    } else if inconsistent > 0 {
+        Outcome::PaperInconsistent
+    } else {
+        Outcome::Reproduced
+    };
+    let mut h = format!(
+        "{} of {} compared figures reproduced exactly or at the printed precision",
+        t.agree, t.compared
+    );
+    if inconsistent > 0 {
+        h.push_str(&format!(
+            "; the other {inconsistent} are places where the paper contradicts itself (a restated figure or a design quantity it rounds wrongly), see the findings"
+        ));
+    }
+    if unexplained > 0 {
+        h.push_str(&format!(
+            "; {unexplained} differ for no reason the paper gives: a failure to reproduce"
+        ));
+    }
+    h.push('.');
+    (outcome, h)
+}
+
+/// A replication's outcome and headline; `all_hold` when every conclusion of the paper holds
+/// in it.
+fn replication_outcome(t: &Tally, card: &Scorecard, all_hold: bool) -> (Outcome, String) {
+    let outcome = if all_hold {
+        Outcome::Replicated
+    } else {
+        Outcome::DidNotReplicate
+    };
+    let h = format!(
+        "On independent deals, {} of {} compared figures agree at the printed precision and {} more within Monte Carlo error (|z| < 2); {} are further off ({} expected by chance among {} with a z-score). {}",
+        t.agree,
+        t.compared,
+        t.within,
+        t.differs,
+        super::format::fixed(card.beyond_two_expected, 1),
+        card.with_z,
+        if all_hold {
+            "Every conclusion of the paper holds in it."
+        } else {
+            "Not every conclusion of the paper holds in it (below)."
+        }
+    );
+    (outcome, h)
 }
