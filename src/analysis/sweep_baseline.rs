@@ -123,9 +123,15 @@ pub fn compare_with_baseline(
 /// Per game index, the mean over the two seat orders of the point's score minus the
 /// baseline's; `Err(i)` when game `i`'s deal differs (or the tables differ in length).
 fn paired_units(g: &PairGames, base: &PairGames) -> Result<Vec<f64>, usize> {
-    let n = g.first.len();
-    if g.second.len() != n || base.first.len() != n || base.second.len() != n {
-        return Err(n.min(g.second.len()).min(base.first.len()));
+    let lens = [
+        g.first.len(),
+        g.second.len(),
+        base.first.len(),
+        base.second.len(),
+    ];
+    let n = lens[0];
+    if lens.iter().any(|&l| l != n) {
+        return Err(lens.into_iter().min().unwrap_or(0));
     }
     (0..n)
         .map(|i| {

@@ -57,7 +57,7 @@ const POINTS: [u8; 10] = [11, 0, 10, 0, 0, 0, 0, 2, 3, 4];
 const STRENGTH: [u8; 10] = [0, 9, 1, 8, 7, 6, 5, 4, 3, 2];
 
 /// Per-card lookup tables, 64 entries so that `id & 63` needs no bounds check in the hot loop.
-/// `which`: 0 suit, 1 points, 2 strength.
+/// `which`: 0 suit, 1 points, 2 strength, 3 suit and strength packed (`suit << 4 | strength`).
 const fn table(which: u8) -> [u8; 64] {
     let mut t = [0u8; 64];
     let mut i = 0;
@@ -65,7 +65,8 @@ const fn table(which: u8) -> [u8; 64] {
         t[i] = match which {
             0 => (i / 10) as u8,
             1 => POINTS[i % 10],
-            _ => STRENGTH[i % 10],
+            2 => STRENGTH[i % 10],
+            _ => ((i / 10) as u8) << 4 | STRENGTH[i % 10],
         };
         i += 1;
     }
@@ -74,6 +75,7 @@ const fn table(which: u8) -> [u8; 64] {
 const SUIT_OF: [u8; 64] = table(0);
 const POINTS_OF: [u8; 64] = table(1);
 const STRENGTH_OF: [u8; 64] = table(2);
+const SUIT_STRENGTH_OF: [u8; 64] = table(3);
 
 /// A card, as its id `suit * 10 + rank - 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -133,6 +135,14 @@ impl Card {
     #[inline]
     pub const fn strength(self) -> u8 {
         STRENGTH_OF[(self.0 & 63) as usize]
+    }
+
+    /// [`Card::suit_index`] and [`Card::strength`] in one load: `suit << 4 | strength`, so two
+    /// cards are of one suit when `(a ^ b) >> 4 == 0` and `a` beats `b` in it when
+    /// `a & 15 < b & 15`.
+    #[inline]
+    pub const fn suit_strength(self) -> u8 {
+        SUIT_STRENGTH_OF[(self.0 & 63) as usize]
     }
 
     /// Every card, in the released simulator's deck order.

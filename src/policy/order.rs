@@ -94,8 +94,7 @@ const fn attr_table(written: bool) -> [u32; 64] {
             Some(c) => c,
             None => unreachable!(),
         };
-        t[i as usize] = c.strength() as u32
-            | (c.suit_index() as u32) << 4
+        t[i as usize] = c.suit_strength() as u32
             | (only[i as usize] as u32) << 8
             | (full[i as usize] as u32) << 16;
         i += 1;

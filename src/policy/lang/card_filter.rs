@@ -160,22 +160,6 @@ const fn stronger_table() -> [u64; 64] {
 }
 const STRONGER: [u64; 64] = stronger_table();
 
-/// Per card id: its suit index in bits 4..6 and its in-suit strength in bits 0..4 (0 strongest).
-const fn suit_strength_table() -> [u8; 64] {
-    let mut t = [0u8; 64];
-    let mut i = 0u8;
-    while i < 40 {
-        let c = match Card::from_id(i) {
-            Some(c) => c,
-            None => unreachable!(),
-        };
-        t[i as usize] = c.suit_index() << 4 | c.strength();
-        i += 1;
-    }
-    t
-}
-const SUIT_STRENGTH: [u8; 64] = suit_strength_table();
-
 /// The view-dependent feature bits of `c` in `v`'s position but the public-memory ones (trump,
 /// led suit, wins): the same bits [`features`] sets.
 #[inline(always)]
@@ -187,10 +171,11 @@ pub(crate) fn dynamic_features(c: Card, v: &SeatView<'_>) -> u32 {
     }
 }
 
-/// A card's suit index (bits 4..6) and in-suit strength (bits 0..4, 0 strongest), one load.
+/// A card's suit index (bits 4..6) and in-suit strength (bits 0..4, 0 strongest), one load
+/// ([`Card::suit_strength`]).
 #[inline(always)]
 pub(crate) fn suit_strength(c: Card) -> u32 {
-    SUIT_STRENGTH[(c.id() & 63) as usize] as u32
+    c.suit_strength() as u32
 }
 
 /// The dynamic bits of a card (`a` from [`suit_strength`]) when leading: trump or not.

@@ -69,35 +69,27 @@ impl FusedList {
     /// whether the features include the public-memory bits.
     #[inline(always)]
     pub(crate) fn choose(&self, v: &SeatView<'_>, memory: bool) -> usize {
-        if !self.counts {
-            let mut mask = 0;
+        let mut mask = 0;
+        if self.counts {
+            let mut feats = [0u32; 5];
+            let n = v.hand.len().min(5);
+            for (f, &c) in feats.iter_mut().zip(v.hand) {
+                *f = features(c, v, memory);
+            }
+            for (j, c) in self.conditions.iter().enumerate() {
+                mask |= (c.holds(v, &feats[..n]) as usize) << j;
+            }
+        } else {
             for (j, c) in self.conditions.iter().enumerate() {
                 mask |= (c.holds(v, &[]) as usize) << j;
             }
-            let t = self.table(mask);
-            return if memory {
-                pick::<true>(t, v)
-            } else {
-                pick::<false>(t, v)
-            };
-        }
-        let mut feats = [0u32; 5];
-        let n = v.hand.len().min(5);
-        for (f, &c) in feats.iter_mut().zip(v.hand) {
-            *f = features(c, v, memory);
-        }
-        let feats = &feats[..n];
-        let mut mask = 0;
-        for (j, c) in self.conditions.iter().enumerate() {
-            mask |= (c.holds(v, feats) as usize) << j;
         }
         let t = self.table(mask);
-        let mut best = u32::MAX;
-        for (i, (&f, &c)) in feats.iter().zip(v.hand).enumerate() {
-            let at = ((f & DYNAMIC) as usize) << 6 | (c.id() & 63) as usize;
-            best = best.min((t[at] as u32) << 3 | i as u32);
+        if memory {
+            pick::<true>(t, v)
+        } else {
+            pick::<false>(t, v)
         }
-        (best & 7) as usize
     }
 }
 
