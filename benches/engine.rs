@@ -11,7 +11,9 @@
 
 use criterion::{Criterion, Throughput};
 
-use briscola::game::{Deck, NoTricks, Rules, RulesSpec, SeatRng, play_game, play_table};
+use briscola::game::{
+    Deck, KeyTables, NoTricks, Rules, RulesSpec, SeatRng, play_game, play_keyed, play_table,
+};
 use briscola::policy::{
     AnyPolicy, FollowReading, PairWork, Policy, PolicyKind, PolicySpec, TablePolicy, TieBreak,
 };
@@ -74,6 +76,23 @@ fn two_player(group: &'static str, name: String, p1: AnyPolicy, p2: AnyPolicy) -
     }
 }
 
+/// A two-player case through the table-driven engine.
+fn keyed(group: &'static str, name: String, t1: KeyTables, t2: KeyTables) -> Case {
+    Case {
+        group,
+        name,
+        run: Box::new(move |rng, games| {
+            let mut acc = 0u32;
+            for _ in 0..games {
+                let mut d = Deck::ordered();
+                d.shuffle_with(|m| rng.next_below(m));
+                acc += play_keyed(&d, [&t1, &t2], &mut NoTricks).0.points[0] as u32;
+            }
+            std::hint::black_box(acc)
+        }),
+    }
+}
+
 fn cases() -> Vec<Case> {
     let spec = |k| PolicySpec::paper(k, TieBreak::AsReleased);
     let kinds = [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter];
@@ -83,6 +102,16 @@ fn cases() -> Vec<Case> {
         for b in kinds {
             let name = format!("{a:?}-vs-{b:?}").to_lowercase();
             out.push(two_player("engine", name, spec(a).build(), spec(b).build()));
+        }
+    }
+    // The same pairs through the table-driven engine (`play_keyed`), as the simulate stage
+    // plays them.
+    for a in kinds {
+        for b in kinds {
+            let name = format!("{a:?}-vs-{b:?}").to_lowercase();
+            let t1 = spec(a).build().key_tables().expect("a paper policy");
+            let t2 = spec(b).build().key_tables().expect("a paper policy");
+            out.push(keyed("keyed", name, t1, t2));
         }
     }
     // The paper's policies as policy-language programs (the rule interpreter, not the built-in
@@ -156,7 +185,7 @@ fn main() {
         .sample_size(20)
         .measurement_time(std::time::Duration::from_secs(3))
         .configure_from_args();
-    for group in ["engine", "rules", "table"] {
+    for group in ["engine", "keyed", "rules", "table"] {
         let mut g = c.benchmark_group(group);
         g.throughput(Throughput::Elements(BATCH));
         for case in cases.iter().filter(|c| c.group == group) {

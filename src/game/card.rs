@@ -26,12 +26,8 @@ impl Suit {
     /// The suit with index `i` (`0..4`).
     #[inline]
     pub const fn from_index(i: u8) -> Suit {
-        match i & 3 {
-            0 => Suit::Oro,
-            1 => Suit::Spade,
-            2 => Suit::Bastoni,
-            _ => Suit::Coppe,
-        }
+        // One load (a `match` here compiled to a jump table: ~7 instructions a card).
+        Suit::ALL[(i & 3) as usize]
     }
 
     /// The released simulator's name for the suit (used in its CSV).

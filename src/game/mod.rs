@@ -1,12 +1,14 @@
 //! The rules of Briscola: cards, the deck, the trick rule, the rules of a variant as a value
-//! ([`Rules`]), one game's play (the specialised two-player [`play_game`] and the general
-//! [`play_table`]) and the interface a seat decides through ([`Policy`], [`SeatView`]).
+//! ([`Rules`]), one game's play (the specialised two-player [`play_game`], its table-driven twin
+//! [`play_keyed`] for policies given as [`KeyTables`], and the general [`play_table`]) and the interface a seat decides through ([`Policy`], [`SeatView`]).
 //!
 //! Invariant: everything here is pure: no I/O, no clock, no global random generator. A game is a
 //! function of its rules, its deck, the seats' policies and their random streams ([`SeatRng`]).
 
 mod card;
 mod deck;
+mod key_tables;
+mod keyed_play;
 mod play;
 mod policy;
 mod rules;
@@ -18,6 +20,8 @@ mod trump_use;
 
 pub use card::{Card, Suit};
 pub use deck::Deck;
+pub use key_tables::KeyTables;
+pub use keyed_play::play_keyed;
 pub use play::{GameOutcome, NoTricks, Seat, TrickRecord, TrickSink, play_game};
 pub use policy::Policy;
 pub use rules::{DrawOrder, REMOVED_TWO, Rules, RulesError, RulesSpec, TrumpRule};

@@ -6,7 +6,7 @@ use super::TieBreak;
 use super::explain::{Explanation, Rule, explain_lead, explained};
 use super::hoarder::Hoarder;
 use super::order::{lead_key, stable_min};
-use crate::game::Card;
+use crate::game::{Card, KeyTables, Suit};
 use crate::game::{Policy, SeatRng, SeatView};
 
 /// Per card id: the bit of its carico sibling (the Three for an Ace, the Ace for a Three), and 0
@@ -74,23 +74,42 @@ impl Counter {
     }
 }
 
+impl Counter {
+    /// The leader key of `c` (smaller plays first) with trump `trump`, given whether its carico
+    /// sibling is public: trap Aces (key 0) before trap Threes (key 1), then the hoarder's
+    /// leader rule (its keys are below 2^9, shifted above both). The one definition read by
+    /// [`Policy::choose`] and by [`Counter::key_tables`].
+    #[inline(always)]
+    fn lead_key(c: Card, trump: Suit, tie: TieBreak, sibling_seen: bool) -> u32 {
+        if c.suit() != trump && sibling_seen {
+            (c.rank() != 1) as u32
+        } else {
+            2 << 9 | lead_key(c, trump, tie)
+        }
+    }
+
+    /// This policy as key tables (see [`KeyTables`]): the trap watches each card's sibling.
+    pub fn key_tables(&self) -> KeyTables {
+        let tie = self.hoarder.tie();
+        KeyTables::build(
+            |c, seen| Self::lead_key(c, Suit::Oro, tie, seen),
+            |c| SIBLING[(c.id() & 63) as usize],
+            |led, c| self.hoarder.follow_key(c, led, Suit::Oro),
+        )
+    }
+}
+
 impl Policy for Counter {
     #[inline(always)]
     fn choose(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> usize {
         if v.table.is_some() {
             return self.hoarder.choose(v, rng);
         }
-        // One stable minimum: trap Aces (key 0) before trap Threes (key 1), ties to hand order;
-        // then the hoarder's leader rule (its keys are below 2^9, shifted above both).
         let seen = v.played | 1u64 << v.face_up.id();
         let tie = self.hoarder.tie();
         stable_min(v.hand, |c: Card| {
             let sib = SIBLING[(c.id() & 63) as usize];
-            if c.suit() != v.trump && seen & sib != 0 {
-                (c.rank() != 1) as u32
-            } else {
-                2 << 9 | lead_key(c, v.trump, tie)
-            }
+            Self::lead_key(c, v.trump, tie, seen & sib != 0)
         })
     }
 }

@@ -5,7 +5,7 @@
 use super::TieBreak;
 use super::explain::{Explanation, Rule, explain_lead, explained, order_words};
 use super::order::{follow_key, lead_key, stable_min};
-use crate::game::{Policy, SeatRng, SeatView};
+use crate::game::{Card, KeyTables, Policy, SeatRng, SeatView, Suit};
 
 /// Greedy: leads its cheapest non-trump; follows with the cheapest in-suit winner, else the
 /// cheapest winning trump, else its cheapest card.
@@ -54,14 +54,30 @@ impl Greedy {
     }
 }
 
+impl Greedy {
+    /// The follower key of `c` against `led` (smaller plays first): the one definition read by
+    /// [`Policy::choose`] and by [`Greedy::key_tables`].
+    #[inline(always)]
+    fn follow_key(c: Card, led: Card, trump: Suit, tie: TieBreak) -> u32 {
+        follow_key(c, led, trump, tie, true, false)
+    }
+
+    /// This policy as key tables (see [`KeyTables`]).
+    pub fn key_tables(&self) -> KeyTables {
+        KeyTables::build(
+            |c, _| lead_key(c, Suit::Oro, self.tie),
+            |_| 0,
+            |led, c| Self::follow_key(c, led, Suit::Oro, self.tie),
+        )
+    }
+}
+
 impl Policy for Greedy {
     #[inline(always)]
     fn choose(&self, v: &SeatView<'_>, _rng: &mut SeatRng) -> usize {
         match v.table {
             None => stable_min(v.hand, |c| lead_key(c, v.trump, self.tie)),
-            Some(led) => stable_min(v.hand, |c| {
-                follow_key(c, led, v.trump, self.tie, true, false)
-            }),
+            Some(led) => stable_min(v.hand, |c| Self::follow_key(c, led, v.trump, self.tie)),
         }
     }
 }

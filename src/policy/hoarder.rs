@@ -6,7 +6,7 @@
 use super::TieBreak;
 use super::explain::{Explanation, Rule, explain_lead, explained, order_words};
 use super::order::{follow_key, lead_key, stable_min};
-use crate::game::{Policy, SeatRng, SeatView};
+use crate::game::{Card, KeyTables, Policy, SeatRng, SeatView, Suit};
 
 /// Hoarder: leads its cheapest non-trump; follows with the cheapest in-suit winner, else (only on
 /// a led card worth `>= threshold`) the cheapest winning trump, else its cheapest non-trump.
@@ -90,6 +90,23 @@ impl Hoarder {
         }
     }
 
+    /// The follower key of `c` against `led` (smaller plays first): the one definition read by
+    /// [`Policy::choose`] and by the key tables (its and the counter's).
+    #[inline(always)]
+    pub(crate) fn follow_key(&self, c: Card, led: Card, trump: Suit) -> u32 {
+        let overtrump = led.points() >= self.threshold;
+        follow_key(c, led, trump, self.tie, overtrump, true)
+    }
+
+    /// This policy as key tables (see [`KeyTables`]).
+    pub fn key_tables(&self) -> KeyTables {
+        KeyTables::build(
+            |c, _| lead_key(c, Suit::Oro, self.tie),
+            |_| 0,
+            |led, c| self.follow_key(c, led, Suit::Oro),
+        )
+    }
+
     /// The leader rule.
     #[inline]
     fn lead(&self, v: &SeatView<'_>) -> usize {
@@ -102,12 +119,7 @@ impl Policy for Hoarder {
     fn choose(&self, v: &SeatView<'_>, _rng: &mut SeatRng) -> usize {
         match v.table {
             None => self.lead(v),
-            Some(led) => {
-                let overtrump = led.points() >= self.threshold;
-                stable_min(v.hand, |c| {
-                    follow_key(c, led, v.trump, self.tie, overtrump, true)
-                })
-            }
+            Some(led) => stable_min(v.hand, |c| self.follow_key(c, led, v.trump)),
         }
     }
 }

@@ -53,6 +53,8 @@ pub use table_policy::{FollowReading, TablePolicy, VariantFitError};
 
 use std::sync::Arc;
 
+use crate::game::KeyTables;
+
 use serde::{Deserialize, Serialize};
 
 /// The overtrump threshold of hoarder and counter when none is given, in points (the paper's).
@@ -339,6 +341,18 @@ impl AnyPolicy {
     pub fn as_onnx(&self) -> Option<&OnnxPolicy> {
         match self {
             AnyPolicy::Onnx(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The policy as key tables for the table-driven engine ([`crate::game::play_keyed`]), when
+    /// it is one: the paper's three deterministic policies. `None` for every other kind (they
+    /// play through [`crate::game::play_game`]).
+    pub fn key_tables(&self) -> Option<KeyTables> {
+        match self {
+            AnyPolicy::Greedy(p) => Some(p.key_tables()),
+            AnyPolicy::Hoarder(p) => Some(p.key_tables()),
+            AnyPolicy::Counter(p) => Some(p.key_tables()),
             _ => None,
         }
     }

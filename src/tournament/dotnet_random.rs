@@ -70,12 +70,18 @@ impl DotNetRandom {
         }
     }
 
-    /// One round of the runtime's updates, in its order: slot i (1..=55) minus slot i + 21
-    /// (wrapping from 55 to 1, so i - 34 for i >= 35, which this round has already updated).
-    /// Split into three runs whose read and written slots are disjoint, so each vectorises.
+    /// One round of the runtime's updates.
     #[inline(never)]
     fn next_round(&mut self) {
-        let sa = &mut self.seed_array;
+        DotNetRandom::round_in_place(&mut self.seed_array);
+    }
+
+    /// One round of the runtime's updates on table `sa`, in its order: slot i (1..=55) minus
+    /// slot i + 21 (wrapping from 55 to 1, so i - 34 for i >= 35, which this round has already
+    /// updated). Split into three runs whose read and written slots are disjoint, so each
+    /// vectorises. The one definition of a round (the jump ahead builds its matrix from it).
+    #[inline(always)]
+    pub(super) fn round_in_place(sa: &mut [i32; 56]) {
         let step = |x: &mut i32, y: &i32| *x = subtract(*x, *y);
         // i in 1..=21 reads 22..=42; i in 22..=34 reads 43..=55 (neither updated yet).
         let (lo, hi) = sa.split_at_mut(22);
@@ -128,20 +134,23 @@ impl DotNetRandom {
         (raw as f64 * (1.0 / MBIG as f64) * max as f64) as u32
     }
 
-    /// Skip `n` draws, as `n` calls of `next_int` would (a whole round at a time).
+    /// Skip `n` draws, as `n` calls of `next_int` would: whole rounds by the jump ahead
+    /// ([`super::round_jump`]), stepping only where the jump is not exact.
     pub fn skip(&mut self, n: u64) {
         let left = (55 - self.pos) as u64;
         if n <= left {
             self.pos += n as usize;
             return;
         }
-        let mut n = n - left;
-        while n > 55 {
-            self.next_round();
-            n -= 55;
+        // `rounds` more rounds; the last one's draws are used up to `pos`.
+        let n = n - left;
+        let rounds = n.div_ceil(55);
+        self.pos = (n - 55 * (rounds - 1)) as usize;
+        if !super::round_jump::RoundJump::apply(&mut self.seed_array, rounds) {
+            for _ in 0..rounds {
+                self.next_round();
+            }
         }
-        self.next_round();
-        self.pos = n as usize;
     }
 
     /// Fill `out` with the next `out.len()` draws (`next_int`), a round's run at a time.
@@ -230,6 +239,58 @@ mod tests {
             b.fill(&mut filled[7..]);
             let single: Vec<i32> = (0..200).map(|_| a.next_int()).collect();
             assert_eq!(filled, single, "skip {skip}");
+        }
+    }
+
+    /// The jump ahead against stepping round by round, for jumps that use every bit up to
+    /// 2^22 rounds, from every position in a round, for seeds whose tables start out of range
+    /// (large seeds: the first round is stepped) and in range.
+    #[test]
+    fn skip_jumps_exactly_as_stepping() {
+        for seed in [0, 1, 42, 2026, 161_803_398, i32::MAX, -7] {
+            for (start, n) in [
+                (0u64, 56u64),
+                (1, 110),
+                (54, 5_000),
+                (3, 1 << 20),
+                (17, 123_456_789),
+            ] {
+                let mut a = DotNetRandom::new(seed);
+                let mut b = DotNetRandom::new(seed);
+                for _ in 0..start {
+                    a.next_int();
+                    b.next_int();
+                }
+                // Stepping: draw through whole rounds.
+                let mut left = n;
+                while left > 0 {
+                    if a.pos >= 55 {
+                        a.next_round();
+                        a.pos = 0;
+                    }
+                    let take = ((55 - a.pos) as u64).min(left);
+                    a.pos += take as usize;
+                    left -= take;
+                }
+                b.skip(n);
+                let single: Vec<i32> = (0..120).map(|_| a.next_int()).collect();
+                let jumped: Vec<i32> = (0..120).map(|_| b.next_int()).collect();
+                assert_eq!(jumped, single, "seed {seed}, start {start}, skip {n}");
+            }
+        }
+    }
+
+    /// After a round every slot is in range, so the jump (not the stepping fallback) is what
+    /// `skip_jumps_exactly_as_stepping` tests from there on.
+    #[test]
+    fn the_jump_applies_after_a_round() {
+        for seed in [0, 42, i32::MAX] {
+            let mut r = DotNetRandom::new(seed);
+            r.next_int();
+            let mut table = r.seed_array;
+            assert!(super::super::round_jump::RoundJump::apply(&mut table, 1));
+            r.next_round();
+            assert_eq!(table, r.seed_array);
         }
     }
 

@@ -11,6 +11,8 @@ mod export;
 mod game_batch;
 mod lockstep_batch;
 mod matchup;
+mod outcome_chunk;
+mod round_jump;
 mod seat_shard;
 mod seat_streams;
 mod seat_tables;

@@ -7,15 +7,15 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::deal_source::{DealSourceKind, DealStream};
 use super::game_batch::{BatchStreams, play_batch};
+use super::outcome_chunk::OutcomeChunk;
 use super::seat_streams::seat_keys;
 use super::shard_tables::{game_frame, trick_frame};
 use super::table_batch::play_batch_table;
-use crate::game::{RulesSpec, TrumpUse};
+use crate::game::{KeyTables, RulesSpec, TrumpUse};
 use crate::policy::{FollowReading, PolicySpec, TablePolicy};
 
 /// Games per chunk (one Parquet row group of the game table; 20x rows in the trick table).
@@ -274,6 +274,63 @@ impl ShardSpec {
         Ok(())
     }
 
+    /// Play the shard's two-player games in chunks as the simulate stage keeps them
+    /// ([`OutcomeChunk`], with the tricks when [`ShardSpec::trick_log`] is set), calling `chunk`
+    /// with each in game order; stops early when `chunk` returns false. Without the trick log,
+    /// policies that have key tables (the paper's three) play through the table-driven engine
+    /// ([`crate::game::play_keyed`]): the same games, without building a trick record.
+    fn play_outcome_chunks(
+        &self,
+        chunk: &mut dyn FnMut(OutcomeChunk) -> bool,
+    ) -> Result<(), ShardError> {
+        if let Some(tables) = self.key_tables()? {
+            let mut stream = self.stream()?;
+            let mut done = 0u64;
+            let mut decks = Vec::with_capacity(CHUNK_GAMES.min(self.games as usize));
+            while done < self.games {
+                let n = (self.games - done).min(CHUNK_GAMES as u64) as usize;
+                decks.clear();
+                stream.next_chunk(n, &mut decks);
+                let first_id = self.first_game + done + 1;
+                done += n as u64;
+                if !chunk(OutcomeChunk::play_keyed(
+                    first_id,
+                    &decks,
+                    [&tables[0], &tables[1]],
+                )) {
+                    break;
+                }
+            }
+            return Ok(());
+        }
+        let keep = self.trick_log;
+        self.play_chunks(&mut |first_id, played| {
+            chunk(OutcomeChunk::from_played(first_id, played, keep))
+        })
+    }
+
+    /// Both seats' key tables, when the shard is played without a trick log under the
+    /// standard rules by two policies that have them.
+    fn key_tables(&self) -> Result<Option<[KeyTables; 2]>, ShardError> {
+        let (rules, _, _) = self.table_policies()?;
+        if self.trick_log || !rules.is_standard() {
+            return Ok(None);
+        }
+        let build = |p: &PolicySpec| {
+            p.try_build().map_err(|e| ShardError::Policy {
+                g1: self.g1.name.clone(),
+                g2: self.g2.name.clone(),
+                message: e.to_string(),
+            })
+        };
+        Ok(
+            match (build(&self.g1)?.key_tables(), build(&self.g2)?.key_tables()) {
+                (Some(a), Some(b)) => Some([a, b]),
+                _ => None,
+            },
+        )
+    }
+
     /// Play the shard and write `games.parquet`, `shard.json` (with Table 5's counts) and, when
     /// [`ShardSpec::trick_log`] is set, `tricks.parquet` into `dir`. `progress` is called with
     /// the number of games finished after each chunk.
@@ -299,24 +356,24 @@ impl ShardSpec {
         // Two-stage pipeline: this thread deals and plays chunk k+1 (rayon) while a writer
         // thread turns chunk k into tables and encodes them (polars). The chunks reach the
         // writer in order through a bounded channel, so the files do not depend on timing.
-        let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(1);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<OutcomeChunk>(1);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
         let written = std::thread::scope(|scope| -> Result<(), ShardError> {
             let writer = scope.spawn(|| -> Result<(), ShardError> {
-                for (first_id, played) in rx {
-                    let gf = game_frame(g1_name, g2_name, first_id, &played).map_err(|source| {
-                        ShardError::Table {
+                for chunk in rx {
+                    let gf = game_frame(g1_name, g2_name, chunk.first_id, &chunk.outcomes)
+                        .map_err(|source| ShardError::Table {
                             path: games_path.clone(),
                             source,
-                        }
-                    })?;
+                        })?;
                     games_w.write(&gf)?;
-                    if let Some(w) = tricks_w.as_mut() {
-                        let tf =
-                            trick_frame(first_id, &played).map_err(|source| ShardError::Table {
+                    if let (Some(w), Some(played)) = (tricks_w.as_mut(), &chunk.tricks) {
+                        let tf = trick_frame(chunk.first_id, played).map_err(|source| {
+                            ShardError::Table {
                                 path: tricks_path.clone(),
                                 source,
-                            })?;
+                            }
+                        })?;
                         w.write(&tf)?;
                     }
                 }
@@ -324,9 +381,9 @@ impl ShardSpec {
                 tricks_w.map_or(Ok(()), TableWriter::finish)
             });
             let mut done = 0u64;
-            let played = self.play_chunks(&mut |first_id, played| {
-                for g in &played {
-                    match g.outcome.winner() {
+            let played = self.play_outcome_chunks(&mut |chunk| {
+                for o in &chunk.outcomes {
+                    match o.winner() {
                         None => ties += 1,
                         Some(w) => {
                             non_tied += 1;
@@ -336,21 +393,9 @@ impl ShardSpec {
                         }
                     }
                 }
-                // Integer sums: the same in any order, so tallied in parallel.
-                let chunk_use = played
-                    .par_iter()
-                    .with_min_len(1024)
-                    .map(|g| {
-                        let mut u = [TrumpUse::default(); 2];
-                        for t in &g.tricks {
-                            TrumpUse::add_trick(&mut u, t, g.outcome.trump);
-                        }
-                        u
-                    })
-                    .reduce(|| [TrumpUse::default(); 2], TrumpUse::sum);
-                trump_use = TrumpUse::sum(trump_use, chunk_use);
-                done += played.len() as u64;
-                if tx.send((first_id, played)).is_err() {
+                trump_use = TrumpUse::sum(trump_use, chunk.trump_use);
+                done += chunk.outcomes.len() as u64;
+                if tx.send(chunk).is_err() {
                     return false; // the writer stopped on an error; it is reported below
                 }
                 progress(done);

@@ -9,7 +9,7 @@
 use polars::prelude::*;
 
 use super::game_batch::PlayedGame;
-use crate::game::Seat;
+use crate::game::{GameOutcome, Seat};
 
 /// Column names of the game table.
 pub const GAME_COLUMNS: [&str; 12] = [
@@ -66,14 +66,14 @@ pub fn game_frame(
     g1_policy: &str,
     g2_policy: &str,
     first_game_id: u64,
-    games: &[PlayedGame],
+    games: &[GameOutcome],
 ) -> PolarsResult<DataFrame> {
     let n = games.len();
     let ids: Vec<u32> = (0..n).map(|i| (first_game_id + i as u64) as u32).collect();
-    let col_u8 = |f: &dyn Fn(&PlayedGame) -> u8| -> Vec<u8> { games.iter().map(f).collect() };
+    let col_u8 = |f: &dyn Fn(&GameOutcome) -> u8| -> Vec<u8> { games.iter().map(f).collect() };
     let winner: Vec<&str> = games
         .iter()
-        .map(|g| winner_text(g.outcome.winner().map_or(0, seat_code)))
+        .map(|g| winner_text(g.winner().map_or(0, seat_code)))
         .collect();
     DataFrame::new(
         n,
@@ -81,21 +81,15 @@ pub fn game_frame(
             Column::new(GAME_COLUMNS[0].into(), ids),
             Column::new(GAME_COLUMNS[1].into(), vec![g1_policy; n]),
             Column::new(GAME_COLUMNS[2].into(), vec![g2_policy; n]),
-            Column::new(GAME_COLUMNS[3].into(), col_u8(&|g| g.outcome.trump as u8)),
-            Column::new(GAME_COLUMNS[4].into(), col_u8(&|g| g.outcome.face_up.id())),
+            Column::new(GAME_COLUMNS[3].into(), col_u8(&|g| g.trump as u8)),
+            Column::new(GAME_COLUMNS[4].into(), col_u8(&|g| g.face_up.id())),
             Column::new(GAME_COLUMNS[5].into(), winner),
-            Column::new(GAME_COLUMNS[6].into(), col_u8(&|g| g.outcome.points[0])),
-            Column::new(GAME_COLUMNS[7].into(), col_u8(&|g| g.outcome.points[1])),
-            Column::new(GAME_COLUMNS[8].into(), col_u8(&|g| g.outcome.briscole[0])),
-            Column::new(GAME_COLUMNS[9].into(), col_u8(&|g| g.outcome.briscole[1])),
-            Column::new(
-                GAME_COLUMNS[10].into(),
-                col_u8(&|g| g.outcome.trumps_played[0]),
-            ),
-            Column::new(
-                GAME_COLUMNS[11].into(),
-                col_u8(&|g| g.outcome.trumps_played[1]),
-            ),
+            Column::new(GAME_COLUMNS[6].into(), col_u8(&|g| g.points[0])),
+            Column::new(GAME_COLUMNS[7].into(), col_u8(&|g| g.points[1])),
+            Column::new(GAME_COLUMNS[8].into(), col_u8(&|g| g.briscole[0])),
+            Column::new(GAME_COLUMNS[9].into(), col_u8(&|g| g.briscole[1])),
+            Column::new(GAME_COLUMNS[10].into(), col_u8(&|g| g.trumps_played[0])),
+            Column::new(GAME_COLUMNS[11].into(), col_u8(&|g| g.trumps_played[1])),
         ],
     )
 }

@@ -15,6 +15,7 @@ mod crash_consistency;
 mod export_csv;
 mod four_policy_recipe;
 mod hostile_inputs;
+mod keyed_engine;
 mod league;
 mod onnx_policy;
 mod paper_study;

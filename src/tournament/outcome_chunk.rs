@@ -1,0 +1,68 @@
+//! A chunk of a two-player shard as the simulate stage keeps it: every game's outcome, Table 5's
+//! tallies over the chunk, and the tricks only when the trick log is written.
+//!
+//! Invariant: a chunk's outcomes and tallies do not depend on how it was played (policy by
+//! policy through `play_game`, or as key tables through `play_keyed`) nor on the thread count:
+//! outcomes are collected in deck order and tallies are integer sums.
+
+use rayon::prelude::*;
+
+use super::game_batch::PlayedGame;
+use crate::game::{Deck, GameOutcome, KeyTables, NoTricks, TrumpUse, play_keyed};
+
+/// Games per parallel task (a task's games share nothing, so this only bounds scheduling).
+const MIN_TASK: usize = 512;
+
+/// One chunk of games (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct OutcomeChunk {
+    /// The table id of the chunk's first game (1-based).
+    pub first_id: u64,
+    /// Each game's outcome, in game order.
+    pub outcomes: Vec<GameOutcome>,
+    /// Table 5's counts over the chunk's games, G1's and G2's.
+    pub trump_use: [TrumpUse; 2],
+    /// The games with their tricks, when the trick log is kept.
+    pub tricks: Option<Vec<PlayedGame>>,
+}
+
+impl OutcomeChunk {
+    /// The chunk of games played with their tricks; keeps them when `keep_tricks`.
+    pub fn from_played(first_id: u64, played: Vec<PlayedGame>, keep_tricks: bool) -> OutcomeChunk {
+        let trump_use = played
+            .par_iter()
+            .with_min_len(MIN_TASK)
+            .map(|g| {
+                let mut u = [TrumpUse::default(); 2];
+                for t in &g.tricks {
+                    TrumpUse::add_trick(&mut u, t, g.outcome.trump);
+                }
+                u
+            })
+            .reduce(|| [TrumpUse::default(); 2], TrumpUse::sum);
+        OutcomeChunk {
+            first_id,
+            outcomes: played.iter().map(|g| g.outcome).collect(),
+            trump_use,
+            tricks: keep_tricks.then_some(played),
+        }
+    }
+
+    /// Play `decks` with the two seats' key tables (G1's first), in parallel.
+    pub fn play_keyed(first_id: u64, decks: &[Deck], tables: [&KeyTables; 2]) -> OutcomeChunk {
+        let played: Vec<(GameOutcome, [TrumpUse; 2])> = decks
+            .par_iter()
+            .with_min_len(MIN_TASK)
+            .map(|d| play_keyed(d, tables, &mut NoTricks))
+            .collect();
+        let trump_use = played.iter().fold([TrumpUse::default(); 2], |acc, (_, u)| {
+            TrumpUse::sum(acc, *u)
+        });
+        OutcomeChunk {
+            first_id,
+            outcomes: played.into_iter().map(|(o, _)| o).collect(),
+            trump_use,
+            tricks: None,
+        }
+    }
+}

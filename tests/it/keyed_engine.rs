@@ -1,0 +1,109 @@
+//! The table-driven engine (`play_keyed`) against the policies themselves (`play_game`): the
+//! same outcome, the same tricks and the same Table 5 tallies, game for game.
+//!
+//! Expected values come from `play_game` with the built-in policies, which replay the released
+//! simulator's published tables (see `paper_study.rs`); here every ordered pair of the paper's
+//! policies, both tie-break readings and every overtrump threshold that changes a decision
+//! (0..=11) is compared on .NET-shuffled deals (the paper's stream) and on uniformly random ones.
+
+use briscola::game::{Deck, GameOutcome, SeatRng, TrickRecord, TrumpUse, play_game, play_keyed};
+use briscola::policy::{AnyPolicy, PolicyKind, PolicySpec, TieBreak};
+use briscola::tournament::DotNetRandom;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+
+/// The policy-played game: outcome, tricks and the tallies `add_trick` makes of them.
+fn by_policies(
+    d: &Deck,
+    a: &AnyPolicy,
+    b: &AnyPolicy,
+) -> (GameOutcome, Vec<TrickRecord>, [TrumpUse; 2]) {
+    let mut tricks = Vec::new();
+    let mut rngs = [SeatRng::new([1; 32], 0), SeatRng::new([2; 32], 0)];
+    let o = play_game(d, a, b, &mut rngs, &mut |t: &TrickRecord| tricks.push(*t));
+    let mut uses = [TrumpUse::default(); 2];
+    for t in &tricks {
+        TrumpUse::add_trick(&mut uses, t, o.trump);
+    }
+    (o, tricks, uses)
+}
+
+fn policies() -> Vec<PolicySpec> {
+    let mut out = Vec::new();
+    for tie in [TieBreak::AsReleased, TieBreak::AsWritten] {
+        out.push(PolicySpec::paper(PolicyKind::Greedy, tie));
+        for kind in [PolicyKind::Hoarder, PolicyKind::Counter] {
+            for threshold in [0, 2, 3, 4, 10, 11] {
+                out.push(PolicySpec {
+                    threshold,
+                    ..PolicySpec::paper(kind, tie)
+                });
+            }
+        }
+    }
+    out
+}
+
+fn decks() -> Vec<Deck> {
+    let mut net = DotNetRandom::new(2026);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(14);
+    (0..600)
+        .map(|i| {
+            let mut d = Deck::ordered();
+            if i % 2 == 0 {
+                d.shuffle_with(|m| net.next_below(m));
+            } else {
+                let mut ids: Vec<u8> = (0..40).collect();
+                ids.shuffle(&mut rng);
+                d = Deck::from_ids(&ids).expect("a permutation");
+            }
+            d
+        })
+        .collect()
+}
+
+#[test]
+fn keyed_games_are_the_policies_games() {
+    let specs = policies();
+    let built: Vec<(AnyPolicy, briscola::game::KeyTables)> = specs
+        .iter()
+        .map(|s| {
+            let p = s.build();
+            let t = p.key_tables().expect("the paper's policies have tables");
+            (p, t)
+        })
+        .collect();
+    let decks = decks();
+    let mut games = 0;
+    for (i, (pa, ta)) in built.iter().enumerate() {
+        for (j, (pb, tb)) in built.iter().enumerate() {
+            // Every pair within a reading; across readings, a sample.
+            if specs[i].tie_break != specs[j].tie_break && (i + j) % 5 != 0 {
+                continue;
+            }
+            for d in decks.iter().skip((i * 7 + j) % 3).step_by(3) {
+                let (o, tricks, uses) = by_policies(d, pa, pb);
+                let mut kt = Vec::new();
+                let (ko, kuses) = play_keyed(d, [ta, tb], &mut |t: &TrickRecord| kt.push(*t));
+                assert_eq!(ko, o, "{:?} vs {:?} on {:?}", specs[i], specs[j], d);
+                assert_eq!(kt, tricks, "{:?} vs {:?}", specs[i], specs[j]);
+                assert_eq!(kuses, uses, "{:?} vs {:?}", specs[i], specs[j]);
+                games += 1;
+            }
+        }
+    }
+    assert!(games > 50_000, "{games}");
+}
+
+#[test]
+fn other_kinds_have_no_tables() {
+    let random = PolicySpec {
+        name: "random".into(),
+        kind: PolicyKind::Random,
+        threshold: 0,
+        tie_break: TieBreak::AsReleased,
+        def: None,
+        stream: None,
+    };
+    assert!(random.build().key_tables().is_none());
+}
