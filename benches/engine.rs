@@ -127,7 +127,14 @@ fn cases() -> Vec<Case> {
         (PolicyKind::Counter, PolicyKind::Counter),
     ] {
         let name = format!("data-{a:?}-vs-data-{b:?}").to_lowercase();
-        out.push(two_player("rules", name, program(a), program(b)));
+        out.push(two_player("rules", name.clone(), program(a), program(b)));
+        // The same programs as key tables (what the simulate stage plays).
+        let tables = |k| {
+            program(k)
+                .key_tables()
+                .expect("the shipped programs are keyed")
+        };
+        out.push(keyed("keyed", name, tables(a), tables(b)));
     }
     // The general engine (`play_table`): the four-player partnership game and, for comparison,
     // the standard two-player game.

@@ -57,9 +57,24 @@ impl KeyTables {
         watch: impl Fn(Card) -> u64,
         follow: impl Fn(Card, Card) -> u32,
     ) -> KeyTables {
+        match KeyTables::try_build(lead, watch, follow) {
+            Ok(t) => t,
+            Err(k) => panic!("key {k} above KeyTables::MAX_KEY"),
+        }
+    }
+
+    /// [`KeyTables::build`], or the first key above [`KeyTables::MAX_KEY`].
+    pub fn try_build(
+        lead: impl Fn(Card, bool) -> u32,
+        watch: impl Fn(Card) -> u64,
+        follow: impl Fn(Card, Card) -> u32,
+    ) -> Result<KeyTables, u32> {
         let key = |k: u32| {
-            assert!(k <= Self::MAX_KEY, "key {k} above KeyTables::MAX_KEY");
-            k as u16
+            if k <= Self::MAX_KEY {
+                Ok(k as u16)
+            } else {
+                Err(k)
+            }
         };
         let mut t = KeyTables {
             lead: [Self::EMPTY; IDS],
@@ -69,14 +84,14 @@ impl KeyTables {
         };
         for c in (0..40).filter_map(Card::from_id) {
             let i = c.id() as usize;
-            t.lead[i] = key(lead(c, false));
-            t.lead_watched[i] = key(lead(c, true));
+            t.lead[i] = key(lead(c, false))?;
+            t.lead_watched[i] = key(lead(c, true))?;
             t.watch[i] = watch(c);
             for led in (0..40).filter_map(Card::from_id) {
-                t.follow[led.id() as usize * IDS + i] = key(follow(led, c));
+                t.follow[led.id() as usize * IDS + i] = key(follow(led, c))?;
             }
         }
-        t
+        Ok(t)
     }
 }
 

@@ -66,51 +66,73 @@ const EMPTY: u8 = 63;
 
 /// Whether a relative id is a trump (a card of suit 0; never the empty slot).
 #[inline(always)]
-fn trump(c: u8) -> u32 {
-    (c / 10 == RELATIVE_TRUMP as u8) as u32
+fn trump(c: u64) -> u64 {
+    (c / 10 == RELATIVE_TRUMP as u64) as u64
 }
 
-/// One seat's hand: three slots of (card, deck position << 2 | slot).
+/// A hand: three 16-bit slot entries in one word, each `card | (deck position << 2 | slot) << 8`.
+/// Comparing entries compares deck positions first (slots differ), so `key << 16 | entry`
+/// orders by key, then arrival, and carries the card and slot it names.
 #[derive(Clone, Copy)]
-struct Slots {
-    card: [u8; 3],
-    tag: [u8; 3],
-}
+struct Hand(u64);
 
-impl Slots {
-    /// The slot of the stable minimum of `key` over the hand.
+impl Hand {
+    /// The entry of a card dealt from deck position `pos` into `slot`.
     #[inline(always)]
-    fn pick(&self, key: impl Fn(usize) -> u16) -> usize {
-        let k = |s: usize| (key(self.card[s] as usize) as u32) << 8 | self.tag[s] as u32;
-        (k(0).min(k(1)).min(k(2)) & 3) as usize
+    fn entry(card: u64, pos: u64, slot: u64) -> u64 {
+        card | (pos << 2 | slot) << 8
+    }
+
+    /// The entry (card, position, slot) of the stable minimum of `key` over the hand.
+    #[inline(always)]
+    fn pick(self, key: impl Fn(usize) -> u16) -> u64 {
+        let k = |s: u32| {
+            let e = (self.0 >> (16 * s)) & 0xffff;
+            (key((e & 63) as usize) as u64) << 16 | e
+        };
+        k(0).min(k(1)).min(k(2)) & 0xffff
+    }
+
+    /// The hand with the card of `entry`'s slot replaced by `card` from deck position `pos`.
+    #[inline(always)]
+    fn replace(self, entry: u64, card: u64, pos: u64) -> Hand {
+        let slot = (entry >> 8) & 3;
+        let shift = 16 * slot;
+        Hand(self.0 & !(0xffff << shift) | Hand::entry(card, pos, slot) << shift)
     }
 }
 
-/// Per-seat tallies of one game (G1 first).
-#[derive(Clone, Copy, Default)]
-struct Tally {
-    briscole: [u32; 2],
-    points: [u32; 2],
-    played: [u32; 2],
-    wins: [u32; 2],
-    points_won: [u32; 2],
-    wasted: [u32; 2],
+/// One seat's tallies in 8-bit lanes (no lane exceeds 120): trumps played, tricks won with a
+/// trump, trumps played on a 0-point card, trick points won with a trump, points, trumps held.
+const PLAYED: u32 = 0;
+const WINS: u32 = 8;
+const WASTED: u32 = 16;
+const POINTS_WON: u32 = 24;
+const SCORE: u32 = 32;
+const HELD: u32 = 40;
+
+/// A seat's tally lane `at`.
+#[inline(always)]
+fn lane(acc: u64, at: u32) -> u8 {
+    (acc >> at) as u8
 }
 
-impl Tally {
-    /// Count a trick: `seat` played `mine` against `other`; `won` and `pts` as the trick went.
-    #[inline(always)]
-    fn trick(&mut self, seat: usize, mine: u8, other: u8, won: u32, pts: u32) {
-        let t = trump(mine);
-        self.played[seat] += t;
-        self.wins[seat] += t & won;
-        self.points_won[seat] += (t & won) * pts;
-        self.wasted[seat] += t & (POINTS[(other & 63) as usize] == 0) as u32;
-    }
+/// What one trick adds to the tally of a seat that played `mine` (trump-relative) against a
+/// card worth `other_points`, winning (`won` = 1) or not, in a trick worth `pts`.
+#[inline(always)]
+fn trick_tally(mine: u64, other_points: u64, won: u64, pts: u64) -> u64 {
+    let is_trump = 0u64.wrapping_sub(trump(mine));
+    let won_pts = pts & 0u64.wrapping_sub(won);
+    let trump_bits =
+        1 << PLAYED | won << WINS | ((other_points == 0) as u64) << WASTED | won_pts << POINTS_WON;
+    (trump_bits & is_trump) | won_pts << SCORE
 }
 
 /// Play one game on `deck` with `g1`'s tables in seat G1 and `g2`'s in seat G2, reporting the
 /// tricks to `sink`; returns the outcome and Table 5's tallies (G1's first).
+///
+/// The state is kept by role (leader, follower) rather than by seat, and the roles swap when
+/// the follower wins, so no step branches on who leads.
 ///
 /// ```
 /// use briscola::game::{Deck, KeyTables, NoTricks, play_keyed};
@@ -136,81 +158,88 @@ pub fn play_keyed<S: TrickSink + ?Sized>(
     for (x, c) in r.iter_mut().zip(deck.cards()) {
         *x = to_rel[(c.id() & 63) as usize];
     }
-    let mut hands = [
-        Slots {
-            card: [r[0], r[1], r[2]],
-            tag: [0, 1 << 2 | 1, 2 << 2 | 2],
-        },
-        Slots {
-            card: [r[3], r[4], r[5]],
-            tag: [3 << 2, 4 << 2 | 1, 5 << 2 | 2],
-        },
-    ];
-    let mut tally = Tally::default();
-    for (seat, h) in hands.iter().enumerate() {
-        tally.briscole[seat] = h.card.iter().map(|&c| trump(c)).sum();
-    }
+    let card = |pos: usize| r[pos] as u64;
+    let dealt = |first: usize| {
+        let e = |s: usize| Hand::entry(card(first + s), (first + s) as u64, s as u64) << (16 * s);
+        Hand(e(0) | e(1) | e(2))
+    };
+    let held = |first: usize| {
+        (trump(card(first)) + trump(card(first + 1)) + trump(card(first + 2))) << HELD
+    };
+    // Leader's and follower's hand, tally and tables; G1 leads the first trick.
+    let (mut hl, mut hf) = (dealt(0), dealt(3));
+    let (mut al, mut af) = (held(0), held(3));
+    let (mut tl, mut tf) = (seats[0], seats[1]);
+    let mut g1_leads = true;
     let mut seen = 1u64 << r[39];
     let mut next = 6usize;
-    let mut leader = 0usize;
     for trick in 1..=20u8 {
-        let follower = leader ^ 1;
-        let (tl, tf) = (seats[leader], seats[follower]);
-        let ls = hands[leader].pick(|c| {
+        let le = hl.pick(|c| {
             if tl.watch[c] & seen != 0 {
                 tl.lead_watched[c]
             } else {
                 tl.lead[c]
             }
         });
-        let lc = hands[leader].card[ls];
-        let row = &tf.follow[(lc as usize % 40) * 64..][..64];
-        let fs = hands[follower].pick(|c| row[c & 63]);
-        let fc = hands[follower].card[fs];
-        let lw = LEADER_WINS[(lc as usize % 40) * 64 + (fc & 63) as usize] as usize;
-        let winner = follower ^ lw;
-        let pts = (POINTS[(lc & 63) as usize] + POINTS[(fc & 63) as usize]) as u32;
-        tally.points[winner] += pts;
-        tally.trick(leader, lc, fc, lw as u32, pts);
-        tally.trick(follower, fc, lc, 1 - lw as u32, pts);
+        let lc = le & 63;
+        let row: &[u16; 64] = tf.follow[(lc as usize % 40) * 64..][..64]
+            .try_into()
+            .expect("a row per led card");
+        let fe = hf.pick(|c| row[c & 63]);
+        let fc = fe & 63;
+        let lw = LEADER_WINS[(lc as usize % 40) * 64 + fc as usize] as u64;
+        let (pl, pf) = (POINTS[lc as usize] as u64, POINTS[fc as usize] as u64);
+        let pts = pl + pf;
+        al += trick_tally(lc, pf, lw, pts);
+        af += trick_tally(fc, pl, lw ^ 1, pts);
         seen |= 1u64 << lc | 1u64 << fc;
-        let (c1, c2) = if leader == 0 { (lc, fc) } else { (fc, lc) };
+        let (c1, c2) = if g1_leads { (lc, fc) } else { (fc, lc) };
+        let leader = if g1_leads { Seat::G1 } else { Seat::G2 };
+        let other = if g1_leads { Seat::G2 } else { Seat::G1 };
         sink.trick(&TrickRecord {
             trick,
-            card_g1: from_rel[(c1 & 63) as usize],
-            card_g2: from_rel[(c2 & 63) as usize],
-            leader: if leader == 0 { Seat::G1 } else { Seat::G2 },
-            winner: if winner == 0 { Seat::G1 } else { Seat::G2 },
+            card_g1: from_rel[c1 as usize],
+            card_g2: from_rel[c2 as usize],
+            leader,
+            winner: if lw == 1 { leader } else { other },
             points: pts as u8,
         });
-        // Each seat's played slot takes its draw (the winner's first); empty past the stock.
-        let slot = [ls, fs];
-        let (ws, os) = (slot[winner ^ leader], slot[winner ^ follower]);
-        let (a, b) = (r[next], r[next + 1]);
-        let pos = next as u8;
-        hands[winner].card[ws] = a;
-        hands[winner].tag[ws] = pos << 2 | ws as u8;
-        hands[winner ^ 1].card[os] = b;
-        hands[winner ^ 1].tag[os] = (pos + 1) << 2 | os as u8;
-        tally.briscole[winner] += trump(a);
-        tally.briscole[winner ^ 1] += trump(b);
+        // The winner draws first: the leader takes the first card if it won, else the second.
+        let (a, b) = (card(next), card(next + 1));
+        let win_mask = 0u64.wrapping_sub(lw);
+        let (dl, df) = (
+            (a & win_mask) | (b & !win_mask),
+            (b & win_mask) | (a & !win_mask),
+        );
+        let (pos_l, pos_f) = (next as u64 + (lw ^ 1), next as u64 + lw);
+        hl = hl.replace(le, dl, pos_l);
+        hf = hf.replace(fe, df, pos_f);
+        al += trump(dl) << HELD;
+        af += trump(df) << HELD;
         next = (next + 2).min(40);
-        leader = winner;
+        // The winner leads the next trick.
+        if lw == 0 {
+            std::mem::swap(&mut hl, &mut hf);
+            std::mem::swap(&mut al, &mut af);
+            std::mem::swap(&mut tl, &mut tf);
+            g1_leads = !g1_leads;
+        }
     }
-    let use_of = |s: usize| TrumpUse {
-        n_played: tally.played[s] as u64,
-        wins: tally.wins[s] as u64,
-        points_won: tally.points_won[s] as u64,
-        wasted: tally.wasted[s] as u64,
+    let (g1, g2) = if g1_leads { (al, af) } else { (af, al) };
+    let use_of = |acc: u64| TrumpUse {
+        n_played: lane(acc, PLAYED) as u64,
+        wins: lane(acc, WINS) as u64,
+        points_won: lane(acc, POINTS_WON) as u64,
+        wasted: lane(acc, WASTED) as u64,
     };
     let outcome = GameOutcome {
-        points: tally.points.map(|p| p as u8),
-        briscole: tally.briscole.map(|b| b as u8),
+        points: [lane(g1, SCORE), lane(g2, SCORE)],
+        briscole: [lane(g1, HELD), lane(g2, HELD)],
         trump: trump_suit,
         face_up,
-        trumps_played: tally.played.map(|p| p as u8),
+        trumps_played: [lane(g1, PLAYED), lane(g2, PLAYED)],
     };
-    (outcome, [use_of(0), use_of(1)])
+    (outcome, [use_of(g1), use_of(g2)])
 }
 
 #[cfg(test)]

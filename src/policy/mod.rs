@@ -346,13 +346,15 @@ impl AnyPolicy {
     }
 
     /// The policy as key tables for the table-driven engine ([`crate::game::play_keyed`]), when
-    /// it is one: the paper's three deterministic policies. `None` for every other kind (they
-    /// play through [`crate::game::play_game`]).
+    /// it is one: the paper's three deterministic policies and rule programs whose choices are
+    /// per-card keys ([`RuleProgram::key_tables`]). `None` for every other kind (they play
+    /// through [`crate::game::play_game`]).
     pub fn key_tables(&self) -> Option<KeyTables> {
         match self {
             AnyPolicy::Greedy(p) => Some(p.key_tables()),
             AnyPolicy::Hoarder(p) => Some(p.key_tables()),
             AnyPolicy::Counter(p) => Some(p.key_tables()),
+            AnyPolicy::Rules(p) => p.key_tables(),
             _ => None,
         }
     }

@@ -128,9 +128,25 @@ impl DotNetRandom {
     }
 
     /// What `Next(max)` returns when the underlying draw (`Next()`) is `raw`: `Sample() * max`
-    /// truncated, in f64 exactly as the runtime computes it.
+    /// truncated, as the runtime computes it in f64.
+    ///
+    /// For `max <= 2^20` this is `raw * max / MBIG` in integers, which is the same number: the
+    /// f64 result `w = fl(fl(raw * fl(1/MBIG)) * max)` is within `3 * 2^-53 * max < 2^-31` of
+    /// `v = raw * max / MBIG`, while `v` is either an integer (only for `raw = 0`, as `MBIG` is
+    /// prime) or at least `1 / MBIG > 2^-31` from one, so no integer lies between `v` and `w`
+    /// and both truncate alike (tested at every boundary for `max <= 64`).
     #[inline(always)]
     pub fn below(raw: i32, max: u32) -> u32 {
+        if max <= 1 << 20 {
+            (raw as u64 * max as u64 / MBIG as u64) as u32
+        } else {
+            DotNetRandom::below_f64(raw, max)
+        }
+    }
+
+    /// [`DotNetRandom::below`] as the runtime computes it, in f64.
+    #[inline(always)]
+    fn below_f64(raw: i32, max: u32) -> u32 {
         (raw as f64 * (1.0 / MBIG as f64) * max as f64) as u32
     }
 
@@ -291,6 +307,35 @@ mod tests {
             assert!(super::super::round_jump::RoundJump::apply(&mut table, 1));
             r.next_round();
             assert_eq!(table, r.seed_array);
+        }
+    }
+
+    /// The integer `Next(max)` against the runtime's f64 arithmetic at every point where the
+    /// result steps (raw near `j * MBIG / max`), for every `max` up to 64, and at random
+    /// draws and larger `max` up to the integer path's limit.
+    #[test]
+    fn integer_next_max_is_the_runtimes_f64() {
+        for max in 1..=64u32 {
+            for j in 0..=max as i64 {
+                let at = j * MBIG as i64 / max as i64;
+                for raw in (at - 3).max(0)..=(at + 3).min(MBIG as i64 - 1) {
+                    let raw = raw as i32;
+                    assert_eq!(
+                        DotNetRandom::below(raw, max),
+                        DotNetRandom::below_f64(raw, max),
+                        "raw {raw}, max {max}"
+                    );
+                }
+            }
+        }
+        let mut r = DotNetRandom::new(7);
+        for i in 0..200_000u32 {
+            let raw = r.next_int();
+            let max = [2, 3, 40, 1000, 65_537, 1 << 20][i as usize % 6];
+            assert_eq!(
+                DotNetRandom::below(raw, max),
+                DotNetRandom::below_f64(raw, max)
+            );
         }
     }
 

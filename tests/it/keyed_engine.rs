@@ -95,6 +95,81 @@ fn keyed_games_are_the_policies_games() {
     assert!(games > 50_000, "{games}");
 }
 
+/// Rule programs: the shipped definitions of the paper's policies, and programs written for
+/// this test whose conditions read only the led card, use `sibling-seen` when leading, or
+/// order cards differently; each played as key tables and through the rule interpreter.
+#[test]
+fn keyed_rule_programs_play_as_the_interpreter() {
+    use briscola::policy::RuleProgram;
+    use briscola::policy::builtin_defs::builtin_program;
+    let mut programs: Vec<RuleProgram> = Vec::new();
+    for tie in [TieBreak::AsReleased, TieBreak::AsWritten] {
+        for kind in [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter] {
+            programs.push(builtin_program(kind, 7, tie).expect("shipped"));
+        }
+        programs.push(
+            RuleProgram::compile(
+                &[
+                    "dearest of carico & !trump & sibling-seen",
+                    "cheapest of figure",
+                    "dearest",
+                ],
+                &[
+                    "if led.trump then cheapest of trump & wins",
+                    "if led.points >= 3 and not led.trump then dearest of wins",
+                    "cheapest of liscio",
+                    "cheapest",
+                ],
+                tie,
+            )
+            .expect("compiles"),
+        );
+    }
+    let decks = decks();
+    for (i, a) in programs.iter().enumerate() {
+        let ta = a
+            .key_tables()
+            .unwrap_or_else(|| panic!("program {i} has tables"));
+        for (j, b) in programs.iter().enumerate() {
+            let tb = b.key_tables().expect("tables");
+            let (pa, pb) = (
+                AnyPolicy::Rules(std::sync::Arc::new(a.clone())),
+                AnyPolicy::Rules(std::sync::Arc::new(b.clone())),
+            );
+            for d in decks.iter().skip((i + j) % 4).step_by(4) {
+                let (o, tricks, uses) = by_policies(d, &pa, &pb);
+                let mut kt = Vec::new();
+                let (ko, kuses) = play_keyed(d, [&ta, &tb], &mut |t: &TrickRecord| kt.push(*t));
+                assert_eq!((ko, kuses), (o, uses), "program {i} vs {j}");
+                assert_eq!(kt, tricks, "program {i} vs {j}");
+            }
+        }
+    }
+}
+
+/// Programs whose choice reads more than the cards play through the interpreter.
+#[test]
+fn programs_that_read_the_position_have_no_tables() {
+    use briscola::policy::RuleProgram;
+    let follow = ["cheapest"];
+    for lead in [
+        vec!["if trick >= 10 then dearest", "cheapest"],
+        vec!["cheapest of master", "cheapest"],
+        vec!["random of !trump", "cheapest"],
+        vec!["if my-points > 40 then cheapest of trump", "cheapest"],
+    ] {
+        let p = RuleProgram::compile(&lead, &follow, TieBreak::AsReleased).expect("compiles");
+        assert!(p.key_tables().is_none(), "{lead:?}");
+    }
+    let p = RuleProgram::compile(
+        &["cheapest"],
+        &["cheapest of sibling-seen & wins", "cheapest"],
+        TieBreak::AsReleased,
+    )
+    .expect("compiles");
+    assert!(p.key_tables().is_none(), "sibling-seen when following");
+}
+
 #[test]
 fn other_kinds_have_no_tables() {
     let random = PolicySpec {

@@ -277,6 +277,14 @@ impl Condition {
         })
     }
 
+    /// Whether the condition reads nothing but the led card (its points, whether a trump), so
+    /// it is a function of the led card alone.
+    pub(crate) fn reads_only_led(&self) -> bool {
+        self.atoms
+            .iter()
+            .all(|a| matches!(a.quantity, Quantity::LedPoints | Quantity::LedTrump))
+    }
+
     /// Whether the condition counts cards of the hand (reads the hand's feature bits).
     pub(crate) fn counts_cards(&self) -> bool {
         self.atoms

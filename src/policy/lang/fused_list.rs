@@ -13,10 +13,12 @@
 //! [`MAX_CONDITIONAL`] conditional rules; its tables are built from the same [`Rule`]s, filters
 //! and key tables the interpreter reads (one definition of what a rule means).
 
-use super::card_filter::{DYNAMIC, Memory, features, follow_bits, lead_bits, suit_strength};
+use super::card_filter::{
+    DYNAMIC, F_MASTER, F_SIB_SEEN, Memory, features, follow_bits, lead_bits, suit_strength,
+};
 use super::condition::Condition;
 use super::rule::{Order, Rule};
-use crate::game::SeatView;
+use crate::game::{Card, SeatView, Suit};
 
 /// The most conditional rules a list may have to be fused (2^3 tables of 4 KiB).
 pub(crate) const MAX_CONDITIONAL: usize = 3;
@@ -94,6 +96,55 @@ impl FusedList {
 }
 
 impl FusedList {
+    /// Whether the list's choice is a function of the card, the led card (following) and,
+    /// leading, whether the card's carico sibling is public, and of nothing else: every
+    /// condition reads only the led card, and no key depends on the `master` class (nor,
+    /// following, on `sibling-seen`). Such a list has per-card keys ([`FusedList::card_key`]).
+    pub(crate) fn keyed(&self, following: bool) -> bool {
+        let ignored = if following {
+            F_MASTER | F_SIB_SEEN
+        } else {
+            F_MASTER
+        };
+        self.conditions.iter().all(Condition::reads_only_led)
+            && self.tables.chunks_exact(ENTRIES).all(|t| {
+                (0..32usize).filter(|d| d & ignored as usize == 0).all(|d| {
+                    (0..64).all(|id| {
+                        let base = t[d << 6 | id];
+                        (0..32usize)
+                            .filter(|x| x & !(ignored as usize) == 0)
+                            .all(|x| t[(d | x) << 6 | id] == base)
+                    })
+                })
+            })
+    }
+
+    /// The key of card `c` with trump Oro, leading (`led = None`) or against `led`, with its
+    /// carico sibling public or not: what [`FusedList::choose`] compares, for a list that is
+    /// [`FusedList::keyed`].
+    pub(crate) fn card_key(&self, led: Option<Card>, c: Card, sibling_seen: bool) -> u32 {
+        let trump = Suit::Oro;
+        let face_up = Card::new(trump, 2).expect("the Two of Oro");
+        let view = SeatView {
+            table: led,
+            ..SeatView::opening(&[], face_up)
+        };
+        let mask = self
+            .conditions
+            .iter()
+            .enumerate()
+            .fold(0, |m, (j, cond)| m | (cond.holds(&view, &[]) as usize) << j);
+        let a = suit_strength(c);
+        let mut bits = match led {
+            None => lead_bits(a, trump as u32),
+            Some(l) => follow_bits(a, suit_strength(l), trump as u32),
+        };
+        if sibling_seen {
+            bits |= F_SIB_SEEN;
+        }
+        self.table(mask)[((bits & DYNAMIC) as usize) << 6 | (c.id() & 63) as usize] as u32
+    }
+
     /// The table of truth-value combination `mask`.
     #[inline(always)]
     fn table(&self, mask: usize) -> &[u16; ENTRIES] {

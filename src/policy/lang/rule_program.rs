@@ -10,8 +10,9 @@ use super::LangError;
 use super::card_filter::{MEMORY_BITS, features};
 use super::fused_list::FusedList;
 use super::rule::{Order, Rule};
-use crate::game::{Policy, SeatRng, SeatView};
+use crate::game::{KeyTables, Policy, SeatRng, SeatView};
 use crate::policy::TieBreak;
+use crate::policy::counter::SIBLING;
 
 /// One compiled rule: the rule and its per-card sort keys under the program's reading.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,6 +98,31 @@ impl RuleProgram {
             follow,
             memory: bits & MEMORY_BITS != 0,
         })
+    }
+
+    /// The program as key tables for the table-driven engine ([`crate::game::play_keyed`]),
+    /// when both lists fuse and their choices depend only on the cards, the led card and (when
+    /// leading) whether a card's carico sibling is public: no condition other than on the led
+    /// card, no `random` rule, no `master` class. `None` otherwise (the program plays through
+    /// [`crate::game::play_game`]).
+    pub fn key_tables(&self) -> Option<KeyTables> {
+        let (lead, follow) = (self.fused_lead.as_ref()?, self.fused_follow.as_ref()?);
+        if !lead.keyed(false) || !follow.keyed(true) {
+            return None;
+        }
+        let memory = self.memory;
+        KeyTables::try_build(
+            |c, seen| lead.card_key(None, c, memory && seen),
+            |c| {
+                if memory {
+                    SIBLING[(c.id() & 63) as usize]
+                } else {
+                    0
+                }
+            },
+            |led, c| follow.card_key(Some(led), c, false),
+        )
+        .ok()
     }
 
     /// The tie-break reading.
