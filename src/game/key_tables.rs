@@ -26,8 +26,9 @@ pub struct KeyTables {
     /// Per card: the cards whose being public (played in an earlier trick, or the face-up card)
     /// switches its leader key to `lead_watched` (the counter's carico trap); 0 for most.
     pub(super) watch: [u64; IDS],
-    /// Following, per `led * 64 + card`: the card's key against the led card.
-    pub(super) follow: Box<[u16]>,
+    /// Following, per led card, per card: the card's key against the led card (64 rows, so
+    /// `led & 63` needs no bounds check; rows past the 40 cards are unused).
+    pub(super) follow: Box<[[u16; IDS]; IDS]>,
 }
 
 impl KeyTables {
@@ -80,7 +81,7 @@ impl KeyTables {
             lead: [Self::EMPTY; IDS],
             lead_watched: [Self::EMPTY; IDS],
             watch: [0; IDS],
-            follow: vec![Self::EMPTY; 40 * IDS].into_boxed_slice(),
+            follow: Box::new([[Self::EMPTY; IDS]; IDS]),
         };
         for c in (0..40).filter_map(Card::from_id) {
             let i = c.id() as usize;
@@ -88,7 +89,7 @@ impl KeyTables {
             t.lead_watched[i] = key(lead(c, true))?;
             t.watch[i] = watch(c);
             for led in (0..40).filter_map(Card::from_id) {
-                t.follow[led.id() as usize * IDS + i] = key(follow(led, c))?;
+                t.follow[led.id() as usize][i] = key(follow(led, c))?;
             }
         }
         Ok(t)

@@ -22,8 +22,8 @@ use super::play::{GameOutcome, Seat, TrickRecord, TrickSink};
 use super::trump_use::TrumpUse;
 
 /// Per `led * 64 + followed` (trump-relative ids, trump Oro): 1 when the leader wins.
-const LEADER_WINS: [u8; 40 * 64] = {
-    let mut t = [0u8; 40 * 64];
+const LEADER_WINS: [u8; 64 * 64] = {
+    let mut t = [0u8; 64 * 64];
     let mut l = 0;
     while l < 40 {
         let mut f = 0;
@@ -182,12 +182,10 @@ pub fn play_keyed<S: TrickSink + ?Sized>(
             }
         });
         let lc = le & 63;
-        let row: &[u16; 64] = tf.follow[(lc as usize % 40) * 64..][..64]
-            .try_into()
-            .expect("a row per led card");
+        let row = &tf.follow[lc as usize];
         let fe = hf.pick(|c| row[c & 63]);
         let fc = fe & 63;
-        let lw = LEADER_WINS[(lc as usize % 40) * 64 + fc as usize] as u64;
+        let lw = LEADER_WINS[(lc << 6 | fc) as usize] as u64;
         let (pl, pf) = (POINTS[lc as usize] as u64, POINTS[fc as usize] as u64);
         let pts = pl + pf;
         al += trick_tally(lc, pf, lw, pts);

@@ -37,6 +37,12 @@ impl BatchStreams<'_> {
     }
 }
 
+/// Games per parallel task when playing policy by policy. Small enough that a few hundred
+/// games of a costly policy (the search agent: milliseconds a game) spread over every core,
+/// large enough that scheduling stays negligible for the cheap ones (the paper's policies
+/// mostly play through `play_keyed`, see [`super::outcome_chunk`]).
+pub(super) const MIN_TASK: usize = 16;
+
 struct Batch<'a>(&'a [Deck], BatchStreams<'a>);
 struct Outcomes<'a>(&'a [Deck], BatchStreams<'a>);
 
@@ -92,7 +98,7 @@ pub fn play_batch_generic<P1: Policy, P2: Policy>(
     decks
         .par_iter()
         .enumerate()
-        .with_min_len(512)
+        .with_min_len(MIN_TASK)
         .map(|(i, d)| {
             let mut tricks = [None; 20];
             let mut n = 0usize;
@@ -118,7 +124,7 @@ pub fn play_outcomes_generic<P1: Policy, P2: Policy>(
     decks
         .par_iter()
         .enumerate()
-        .with_min_len(512)
+        .with_min_len(MIN_TASK)
         .map(|(i, d)| play_game(d, p1, p2, &mut streams.rngs(i), &mut crate::game::NoTricks))
         .collect()
 }

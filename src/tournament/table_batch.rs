@@ -63,7 +63,7 @@ pub fn play_batch_table(
     decks
         .par_iter()
         .enumerate()
-        .with_min_len(512)
+        .with_min_len(super::game_batch::MIN_TASK)
         .map(|(i, d)| {
             let mut tricks = [None; 20];
             let mut n = 0usize;
@@ -110,7 +110,7 @@ pub fn play_batch_seats(
     decks
         .par_iter()
         .enumerate()
-        .with_min_len(512)
+        .with_min_len(super::game_batch::MIN_TASK)
         .map(|(i, d)| {
             let g = first_game + i as u64;
             let mut rngs: Vec<SeatRng> = keys.iter().map(|k| SeatRng::new(*k, g)).collect();
