@@ -1,6 +1,6 @@
 //! The two-player game for policies given as [`KeyTables`]: the same game as [`play_game`],
-//! played as table lookups with no data-dependent branch (the engine of the paper's
-//! policies at full speed).
+//! played as table lookups and selects, keeping its state by role (leader, follower) so that
+//! no step branches on the cards (the engine of the paper's policies at full speed).
 //!
 //! How it stays the same game: cards are renamed so that the trump is Oro (the tables are
 //! built that way, see [`super::key_tables`]); a hand is three slots, each holding a card and

@@ -1,6 +1,7 @@
 //! The rules of Briscola: cards, the deck, the trick rule, the rules of a variant as a value
-//! ([`Rules`]), one game's play (the specialised two-player [`play_game`], its table-driven twin
-//! [`play_keyed`] for policies given as [`KeyTables`], and the general [`play_table`]) and the interface a seat decides through ([`Policy`], [`SeatView`]).
+//! ([`Rules`]), one game's play (the specialised two-player [`play_game`], its table-driven
+//! twin [`play_keyed`] for policies given as [`KeyTables`], and the general [`play_table`])
+//! and the interface a seat decides through ([`Policy`], [`SeatView`]).
 //!
 //! Invariant: everything here is pure: no I/O, no clock, no global random generator. A game is a
 //! function of its rules, its deck, the seats' policies and their random streams ([`SeatRng`]).

@@ -137,7 +137,7 @@ impl DotNetRandom {
     /// and both truncate alike (tested at every boundary for `max <= 64`).
     #[inline(always)]
     pub fn below(raw: i32, max: u32) -> u32 {
-        if max <= 1 << 20 {
+        if raw >= 0 && max <= 1 << 20 {
             (raw as u64 * max as u64 / MBIG as u64) as u32
         } else {
             DotNetRandom::below_f64(raw, max)
@@ -259,8 +259,8 @@ mod tests {
     }
 
     /// The jump ahead against stepping round by round, for jumps that use every bit up to
-    /// 2^22 rounds, from every position in a round, for seeds whose tables start out of range
-    /// (large seeds: the first round is stepped) and in range.
+    /// 2^22 rounds, from several positions in a round, for small, large and negative seeds
+    /// (every seed's table is in range after seeding; the fallback is tested below).
     #[test]
     fn skip_jumps_exactly_as_stepping() {
         for seed in [0, 1, 42, 2026, 161_803_398, i32::MAX, -7] {
@@ -296,8 +296,23 @@ mod tests {
         }
     }
 
+    /// A table with a slot outside `0..MBIG` is not jumped (the map is linear only on the
+    /// canonical residues): `apply` refuses it and leaves it as it was.
+    #[test]
+    fn the_jump_refuses_tables_out_of_range() {
+        for bad in [MBIG, -1, i32::MIN] {
+            let mut table = DotNetRandom::new(42).seed_array;
+            table[17] = bad;
+            let before = table;
+            assert!(!super::super::round_jump::RoundJump::apply(
+                &mut table, 1000
+            ));
+            assert_eq!(table, before);
+        }
+    }
+
     /// After a round every slot is in range, so the jump (not the stepping fallback) is what
-    /// `skip_jumps_exactly_as_stepping` tests from there on.
+    /// `skip_jumps_exactly_as_stepping` tests.
     #[test]
     fn the_jump_applies_after_a_round() {
         for seed in [0, 42, i32::MAX] {

@@ -1,7 +1,7 @@
 //! Jumping .NET `System.Random` ahead by many rounds at once.
 //!
-//! Once every slot of the generator's table is in `0..MBIG` (true after the first round for
-//! every seed; checked before each jump), a round is the map `x_i <- x_i - x_j (mod MBIG)`
+//! When every slot of the generator's table is in `0..MBIG` (true after seeding for every seed
+//! we tried, and checked before each jump; `skip` steps round by round otherwise), a round is the map `x_i <- x_i - x_j (mod MBIG)`
 //! applied slot by slot, and `MBIG = 2^31 - 1` is prime: a round is a linear map `M` over the
 //! field of integers mod `MBIG`, and `k` rounds are `M^k`. Its columns are the round applied
 //! to the unit vectors (by [`DotNetRandom`]'s own round, so there is one definition of a

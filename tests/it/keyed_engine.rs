@@ -157,6 +157,9 @@ fn programs_that_read_the_position_have_no_tables() {
         vec!["cheapest of master", "cheapest"],
         vec!["random of !trump", "cheapest"],
         vec!["if my-points > 40 then cheapest of trump", "cheapest"],
+        vec!["if seen(oro-ace) then dearest", "cheapest"],
+        vec!["if count(trump) >= 2 then cheapest of trump", "cheapest"],
+        vec!["if unseen-trumps > 3 then cheapest of !trump", "cheapest"],
     ] {
         let p = RuleProgram::compile(&lead, &follow, TieBreak::AsReleased).expect("compiles");
         assert!(p.key_tables().is_none(), "{lead:?}");
@@ -168,6 +171,57 @@ fn programs_that_read_the_position_have_no_tables() {
     )
     .expect("compiles");
     assert!(p.key_tables().is_none(), "sibling-seen when following");
+}
+
+/// The simulate stage plays keyed policies through `play_keyed` without a trick log and
+/// through `play_game` with one: the game tables are the same bytes and `shard.json`'s counts
+/// (Table 5's included) the same, for both deal sources and a rule program with tables.
+#[test]
+fn simulate_gives_the_same_games_with_and_without_the_trick_log() {
+    let base = crate::common::BASE_CONFIG;
+    let at = base
+        .find("[policies.greedy]")
+        .expect("BASE_CONFIG defines greedy");
+    let config = format!(
+        "{}[policies.trapper]\nkind = \"rules\"\nlead = [\"dearest of carico & !trump & sibling-seen\", \"cheapest of figure\", \"dearest\"]\nfollow = [\"if led.points >= 3 then cheapest of wins\", \"cheapest of liscio\", \"cheapest\"]\n\n{}",
+        &base[..at],
+        &base[at..]
+    );
+    let dir = crate::common::study(&config);
+    for source in ["dotnet-replay", "chacha"] {
+        let base = [
+            "--config",
+            "pipeline.toml",
+            "--policies",
+            "greedy,counter,trapper",
+        ];
+        let mut args = base.to_vec();
+        args.extend(["--deal-source", source, "--games", "90000"]);
+        let (plain, logged) = (dir.path().join("plain"), dir.path().join("logged"));
+        let _ = std::fs::remove_dir_all(&plain);
+        let _ = std::fs::remove_dir_all(&logged);
+        crate::common::simulate_into(dir.path(), &plain, &args, &[]);
+        args.push("--trick-log");
+        crate::common::simulate_into(dir.path(), &logged, &args, &[]);
+        let (a, b) = (
+            crate::common::file_hashes(&plain),
+            crate::common::file_hashes(&logged),
+        );
+        let games: Vec<&String> = a.keys().filter(|k| k.ends_with("games.parquet")).collect();
+        assert_eq!(games.len(), 9, "{source}: {a:?}");
+        for k in games {
+            assert_eq!(a[k], b[k], "{source}: {k}");
+            let shard = |root: &std::path::Path| -> serde_json::Value {
+                let p = root.join(k.replace("games.parquet", "shard.json"));
+                let mut v: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(p).expect("shard.json"))
+                        .expect("json");
+                v.as_object_mut().expect("object").remove("spec");
+                v
+            };
+            assert_eq!(shard(&plain), shard(&logged), "{source}: {k}");
+        }
+    }
 }
 
 #[test]

@@ -99,14 +99,21 @@ impl FusedList {
     /// Whether the list's choice is a function of the card, the led card (following) and,
     /// leading, whether the card's carico sibling is public, and of nothing else: every
     /// condition reads only the led card, and no key depends on the `master` class (nor,
-    /// following, on `sibling-seen`). Such a list has per-card keys ([`FusedList::card_key`]).
+    /// following, on `sibling-seen`), nor on a card's suit other than through those bits. Such
+    /// a list has per-card keys ([`FusedList::card_key`]).
     pub(crate) fn keyed(&self, following: bool) -> bool {
         let ignored = if following {
             F_MASTER | F_SIB_SEEN
         } else {
             F_MASTER
         };
-        self.conditions.iter().all(Condition::reads_only_led)
+        // The engine renames suits so that the trump is Oro: a card's key may depend on its
+        // rank and the dynamic bits (trump, led suit...), never on which suit it is.
+        let suit_blind = self.tables.chunks_exact(ENTRIES).all(|t| {
+            (0..32usize).all(|d| (0..40).all(|id| t[d << 6 | id] == t[(d << 6) | (id % 10)]))
+        });
+        suit_blind
+            && self.conditions.iter().all(Condition::reads_only_led)
             && self.tables.chunks_exact(ENTRIES).all(|t| {
                 (0..32usize).filter(|d| d & ignored as usize == 0).all(|d| {
                     (0..64).all(|id| {
