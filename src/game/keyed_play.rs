@@ -17,7 +17,7 @@
 
 use super::card::Card;
 use super::deck::Deck;
-use super::key_tables::{FROM_RELATIVE, KeyTables, RELATIVE_TRUMP, TO_RELATIVE};
+use super::key_tables::{FROM_RELATIVE, KeyTables, RELATIVE_TRUMP, relative};
 use super::play::{GameOutcome, Seat, TrickRecord, TrickSink};
 use super::trump_use::TrumpUse;
 
@@ -102,30 +102,87 @@ impl Hand {
     }
 }
 
-/// One seat's tallies in 8-bit lanes (no lane exceeds 120): trumps played, tricks won with a
-/// trump, trumps played on a 0-point card, trick points won with a trump, points, trumps held.
-const PLAYED: u32 = 0;
-const WINS: u32 = 8;
-const WASTED: u32 = 16;
-const POINTS_WON: u32 = 24;
-const SCORE: u32 = 32;
-const HELD: u32 = 40;
+/// Cards by trump-relative id: the trumps (suit 0), the 0-point cards, and per point value the
+/// cards worth it (rank index 0 the Ace, 2 the Three, 7..=9 Knave, Knight, King).
+const TRUMPS: u64 = 0x3ff;
+/// Every card.
+const ALL: u64 = (1 << 40) - 1;
+/// Cards with rank index `r` in every suit.
+const fn rank_mask(r: u64) -> u64 {
+    (1 << r) | (1 << (10 + r)) | (1 << (20 + r)) | (1 << (30 + r))
+}
+const ZERO_POINTS: u64 =
+    ALL & !(rank_mask(0) | rank_mask(2) | rank_mask(7) | rank_mask(8) | rank_mask(9));
 
-/// A seat's tally lane `at`.
+/// Per set of one suit's ten cards (bit `r` for rank index `r`): their points and their count
+/// (so the end-of-game sums are four table loads each, not bit counts).
+const SUIT_SETS: [(u8, u8); 1024] = {
+    let mut t = [(0u8, 0u8); 1024];
+    let mut set = 0;
+    while set < 1024 {
+        let mut r = 0;
+        while r < 10 {
+            if set >> r & 1 == 1 {
+                t[set].0 += POINTS[r];
+                t[set].1 += 1;
+            }
+            r += 1;
+        }
+        set += 1;
+    }
+    t
+};
+
+/// The points and the number of a set of cards (trump-relative ids).
 #[inline(always)]
-fn lane(acc: u64, at: u32) -> u8 {
-    (acc >> at) as u8
+fn points_and_count(set: u64) -> (u8, u8) {
+    let at = |s: u32| SUIT_SETS[(set >> (10 * s) & 0x3ff) as usize];
+    let (a, b, c, d) = (at(0), at(1), at(2), at(3));
+    (a.0 + b.0 + c.0 + d.0, a.1 + b.1 + c.1 + d.1)
 }
 
-/// What one trick adds to the tally of a seat that played `mine` (trump-relative) against a
-/// card worth `other_points`, winning (`won` = 1) or not, in a trick worth `pts`.
+/// The points of a set of cards: Aces 11, Threes 10, Kings 4, Knights 3, Knaves 2.
 #[inline(always)]
-fn trick_tally(mine: u64, other_points: u64, won: u64, pts: u64) -> u64 {
-    let is_trump = 0u64.wrapping_sub(trump(mine));
-    let won_pts = pts & 0u64.wrapping_sub(won);
-    let trump_bits =
-        1 << PLAYED | won << WINS | ((other_points == 0) as u64) << WASTED | won_pts << POINTS_WON;
-    (trump_bits & is_trump) | won_pts << SCORE
+fn points_of(set: u64) -> u8 {
+    points_and_count(set).0
+}
+
+/// What a game's tallies are read from at its end, as sets of cards (trump-relative ids): G1's
+/// cards, the cards G1 took, and for each seat the cards played against its trumps. Every
+/// card is played, so G2's sets are the complements, and each trick's pair is recoverable.
+#[derive(Clone, Copy, Default)]
+struct Taken {
+    g1_played: u64,
+    g1_took: u64,
+    against_g1_trumps: u64,
+    against_g2_trumps: u64,
+}
+
+impl Taken {
+    /// Record a trick: G1 played `c1`, G2 `c2`, G1 took both or not (`g1_won` 1 or 0).
+    #[inline(always)]
+    fn trick(&mut self, c1: u64, c2: u64, g1_won: u64) {
+        let (b1, b2) = (1u64 << c1, 1u64 << c2);
+        self.g1_played |= b1;
+        self.g1_took |= (b1 | b2) & 0u64.wrapping_sub(g1_won);
+        self.against_g1_trumps |= b2 & 0u64.wrapping_sub(trump(c1));
+        self.against_g2_trumps |= b1 & 0u64.wrapping_sub(trump(c2));
+    }
+
+    /// Table 5's counts of the seat that played `played`, took `took` and met `against` with
+    /// its trumps: trumps played, tricks won with one, their points, and trumps played on a
+    /// 0-point card.
+    #[inline(always)]
+    fn trump_use(played: u64, took: u64, against: u64) -> TrumpUse {
+        let mine = played & TRUMPS;
+        let count = |set: u64| points_and_count(set).1 as u64;
+        TrumpUse {
+            n_played: count(mine),
+            wins: count(mine & took),
+            points_won: points_of(took & (mine | against)) as u64,
+            wasted: count(against & ZERO_POINTS),
+        }
+    }
 }
 
 /// Play one game on `deck` with `g1`'s tables in seat G1 and `g2`'s in seat G2, reporting the
@@ -150,27 +207,23 @@ pub fn play_keyed<S: TrickSink + ?Sized>(
 ) -> (GameOutcome, [TrumpUse; 2]) {
     let face_up = deck.face_up();
     let trump_suit = face_up.suit();
-    let to_rel = &TO_RELATIVE[trump_suit as usize];
     let from_rel = &FROM_RELATIVE[trump_suit as usize];
     // The deck in relative ids, two empty slots past its end (what a hand draws once the
     // stock is empty).
     let mut r = [EMPTY; 42];
     for (x, c) in r.iter_mut().zip(deck.cards()) {
-        *x = to_rel[(c.id() & 63) as usize];
+        *x = relative(c.id(), trump_suit as u8);
     }
     let card = |pos: usize| r[pos] as u64;
     let dealt = |first: usize| {
         let e = |s: usize| Hand::entry(card(first + s), (first + s) as u64, s as u64) << (16 * s);
         Hand(e(0) | e(1) | e(2))
     };
-    let held = |first: usize| {
-        (trump(card(first)) + trump(card(first + 1)) + trump(card(first + 2))) << HELD
-    };
-    // Leader's and follower's hand, tally and tables; G1 leads the first trick.
+    // Leader's and follower's hand and tables; G1 leads the first trick.
     let (mut hl, mut hf) = (dealt(0), dealt(3));
-    let (mut al, mut af) = (held(0), held(3));
     let (mut tl, mut tf) = (seats[0], seats[1]);
     let mut g1_leads = true;
+    let mut taken = Taken::default();
     let mut seen = 1u64 << r[39];
     let mut next = 6usize;
     for trick in 1..=20u8 {
@@ -186,12 +239,9 @@ pub fn play_keyed<S: TrickSink + ?Sized>(
         let fe = hf.pick(|c| row[c & 63]);
         let fc = fe & 63;
         let lw = LEADER_WINS[(lc << 6 | fc) as usize] as u64;
-        let (pl, pf) = (POINTS[lc as usize] as u64, POINTS[fc as usize] as u64);
-        let pts = pl + pf;
-        al += trick_tally(lc, pf, lw, pts);
-        af += trick_tally(fc, pl, lw ^ 1, pts);
         seen |= 1u64 << lc | 1u64 << fc;
         let (c1, c2) = if g1_leads { (lc, fc) } else { (fc, lc) };
+        taken.trick(c1, c2, g1_leads as u64 ^ lw ^ 1);
         let leader = if g1_leads { Seat::G1 } else { Seat::G2 };
         let other = if g1_leads { Seat::G2 } else { Seat::G1 };
         sink.trick(&TrickRecord {
@@ -200,7 +250,7 @@ pub fn play_keyed<S: TrickSink + ?Sized>(
             card_g2: from_rel[c2 as usize],
             leader,
             winner: if lw == 1 { leader } else { other },
-            points: pts as u8,
+            points: POINTS[lc as usize] + POINTS[fc as usize],
         });
         // The winner draws first: the leader takes the first card if it won, else the second.
         let (a, b) = (card(next), card(next + 1));
@@ -212,38 +262,47 @@ pub fn play_keyed<S: TrickSink + ?Sized>(
         let (pos_l, pos_f) = (next as u64 + (lw ^ 1), next as u64 + lw);
         hl = hl.replace(le, dl, pos_l);
         hf = hf.replace(fe, df, pos_f);
-        al += trump(dl) << HELD;
-        af += trump(df) << HELD;
         next = (next + 2).min(40);
         // The winner leads the next trick.
         if lw == 0 {
             std::mem::swap(&mut hl, &mut hf);
-            std::mem::swap(&mut al, &mut af);
             std::mem::swap(&mut tl, &mut tf);
             g1_leads = !g1_leads;
         }
     }
-    let (g1, g2) = if g1_leads { (al, af) } else { (af, al) };
-    let use_of = |acc: u64| TrumpUse {
-        n_played: lane(acc, PLAYED) as u64,
-        wins: lane(acc, WINS) as u64,
-        points_won: lane(acc, POINTS_WON) as u64,
-        wasted: lane(acc, WASTED) as u64,
-    };
+    let t = taken;
+    let (g2_played, g2_took) = (ALL & !t.g1_played, ALL & !t.g1_took);
+    let uses = [
+        Taken::trump_use(t.g1_played, t.g1_took, t.against_g1_trumps),
+        Taken::trump_use(g2_played, g2_took, t.against_g2_trumps),
+    ];
+    let g1_points = points_of(t.g1_took);
+    // Every card a seat holds it plays, so the trumps it held are the trumps it played.
+    let trumps = [uses[0].n_played as u8, uses[1].n_played as u8];
     let outcome = GameOutcome {
-        points: [lane(g1, SCORE), lane(g2, SCORE)],
-        briscole: [lane(g1, HELD), lane(g2, HELD)],
+        points: [g1_points, 120 - g1_points],
+        briscole: trumps,
         trump: trump_suit,
         face_up,
-        trumps_played: [lane(g1, PLAYED), lane(g2, PLAYED)],
+        trumps_played: trumps,
     };
-    (outcome, [use_of(g1), use_of(g2)])
+    (outcome, uses)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::{Suit, leader_wins};
+
+    #[test]
+    fn card_sets_count_the_deck() {
+        assert_eq!(points_of(ALL), 120);
+        assert_eq!(ZERO_POINTS.count_ones(), 20);
+        for c in (0..40).filter_map(Card::from_id) {
+            assert_eq!(points_of(1 << c.id()), c.points());
+            assert_eq!(ZERO_POINTS >> c.id() & 1 == 1, c.points() == 0);
+        }
+    }
 
     #[test]
     fn the_winner_table_is_proposition_1() {
