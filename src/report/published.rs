@@ -186,57 +186,10 @@ impl Published {
         while let Some((key, v)) = stack.pop() {
             let span = v.span();
             let raw = text.get(span.clone()).unwrap_or("").trim().to_string();
-            let value = match v.get_ref() {
-                DeValue::Table(t) => {
-                    for (k, c) in t.iter() {
-                        stack.push((format!("{key}.{}", k.get_ref()), c));
-                    }
-                    continue;
-                }
-                DeValue::Array(a) => {
-                    let items: Vec<_> = a.iter().collect();
-                    if items
-                        .iter()
-                        .all(|c| matches!(c.get_ref(), DeValue::String(_)))
-                    {
-                        let joined: Vec<String> = items
-                            .iter()
-                            .filter_map(|c| c.get_ref().as_str().map(str::to_string))
-                            .collect();
-                        entries.push((
-                            span.start,
-                            PublishedEntry {
-                                key,
-                                value: PubValue::Str(joined.join(", ")),
-                                text: raw,
-                            },
-                        ));
-                        continue;
-                    }
-                    for (i, c) in items.into_iter().enumerate() {
-                        stack.push((format!("{key}[{i}]"), c));
-                    }
-                    continue;
-                }
-                DeValue::Integer(_) => {
-                    let clean = raw.replace('_', "");
-                    PubValue::Int(clean.parse().map_err(|_| {
-                        err(span.start, format!("`{raw}` is not a decimal integer"))
-                    })?)
-                }
-                DeValue::Float(_) => {
-                    let clean = raw.replace('_', "");
-                    PubValue::Float(
-                        clean
-                            .parse()
-                            .map_err(|_| err(span.start, format!("`{raw}` is not a number")))?,
-                    )
-                }
-                DeValue::String(s) => PubValue::Str(s.to_string()),
-                DeValue::Boolean(b) => PubValue::Bool(*b),
-                DeValue::Datetime(_) => {
-                    return Err(err(span.start, format!("`{key}`: dates are not figures")));
-                }
+            let value = match leaf(&key, v, &raw, &mut stack) {
+                Ok(Some(value)) => value,
+                Ok(None) => continue,
+                Err(message) => return Err(err(span.start, message)),
             };
             entries.push((
                 span.start,
@@ -309,6 +262,48 @@ impl Published {
     }
 }
 
+/// The figure `v` (under `key`, written `raw`) holds, or `None` after pushing its children on
+/// `stack` (a table, or a list that is not all strings); an error message for a value that is
+/// not a figure.
+fn leaf<'a>(
+    key: &str,
+    v: &'a toml::Spanned<DeValue<'a>>,
+    raw: &str,
+    stack: &mut Vec<(String, &'a toml::Spanned<DeValue<'a>>)>,
+) -> Result<Option<PubValue>, String> {
+    Ok(Some(match v.get_ref() {
+        DeValue::Table(t) => {
+            for (k, c) in t.iter() {
+                stack.push((format!("{key}.{}", k.get_ref()), c));
+            }
+            return Ok(None);
+        }
+        DeValue::Array(a) => {
+            if a.iter().all(|c| matches!(c.get_ref(), DeValue::String(_))) {
+                let joined: Vec<&str> = a.iter().filter_map(|c| c.get_ref().as_str()).collect();
+                return Ok(Some(PubValue::Str(joined.join(", "))));
+            }
+            for (i, c) in a.iter().enumerate() {
+                stack.push((format!("{key}[{i}]"), c));
+            }
+            return Ok(None);
+        }
+        DeValue::Integer(_) => PubValue::Int(
+            raw.replace('_', "")
+                .parse()
+                .map_err(|_| format!("`{raw}` is not a decimal integer"))?,
+        ),
+        DeValue::Float(_) => PubValue::Float(
+            raw.replace('_', "")
+                .parse()
+                .map_err(|_| format!("`{raw}` is not a number"))?,
+        ),
+        DeValue::String(s) => PubValue::Str(s.to_string()),
+        DeValue::Boolean(b) => PubValue::Bool(*b),
+        DeValue::Datetime(_) => return Err(format!("`{key}`: dates are not figures")),
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,6 +318,27 @@ mod tests {
         assert_eq!(Precision::infer("-1.0"), Precision::Decimals(1));
         assert_eq!(Precision::Decimals(3).format(0.4904), "0.490");
         assert_eq!(Precision::Significant(2).format(7.74e-29), "7.7e-29");
+    }
+
+    /// Lists of strings are one text entry, other lists one entry per item, and a value that is
+    /// not a figure is an error naming its line and column.
+    #[test]
+    fn lists_and_non_figures() {
+        let text = "[t]\nnames = [\"a\", \"b\"]\nrange = [0.25, 1_000]\n";
+        let p = Published::parse(text, "p.toml").unwrap();
+        assert_eq!(
+            p.get("t.names").unwrap().value,
+            PubValue::Str("a, b".into())
+        );
+        assert_eq!(p.get("t.range[0]").unwrap().value, PubValue::Float(0.25));
+        assert_eq!(p.get("t.range[1]").unwrap().value, PubValue::Int(1000));
+        let e = Published::parse("[t]\nx = 1\nwhen = 2026-11-25\n", "p.toml").unwrap_err();
+        let m = e.to_string();
+        assert!(
+            m.contains("p.toml") && m.contains("t.when") && m.contains("dates"),
+            "{m}"
+        );
+        assert!(m.contains(":3:"), "{m}");
     }
 
     #[test]
