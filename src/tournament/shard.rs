@@ -346,17 +346,19 @@ impl ShardSpec {
         let games_path = dir.join(GAMES_FILE);
         let tricks_path = dir.join(TRICKS_FILE);
         let mut games_w = TableWriter::create(&games_path)?;
-        let mut tricks_w = if self.trick_log {
+        let tricks_w = if self.trick_log {
             Some(TableWriter::create(&tricks_path)?)
         } else {
             None
         };
         let (mut non_tied, mut g1_wins, mut ties) = (0u64, 0u64, 0u64);
         let mut trump_use = [TrumpUse::default(); 2];
-        // Two-stage pipeline: this thread deals and plays chunk k+1 (rayon) while a writer
-        // thread turns chunk k into tables and encodes them (polars). The chunks reach the
-        // writer in order through a bounded channel, so the files do not depend on timing.
+        // Pipeline: this thread deals and plays chunk k+1 (rayon) while one writer thread turns
+        // chunk k into the game table and, with the trick log, another its trick table (polars
+        // encodes each). The chunks reach each writer in order through a bounded channel, so
+        // the files do not depend on timing.
         let (tx, rx) = std::sync::mpsc::sync_channel::<OutcomeChunk>(1);
+        let (ttx, trx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(2);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
         let written = std::thread::scope(|scope| -> Result<(), ShardError> {
             let writer = scope.spawn(|| -> Result<(), ShardError> {
@@ -367,18 +369,22 @@ impl ShardSpec {
                             source,
                         })?;
                     games_w.write(&gf)?;
-                    if let (Some(w), Some(played)) = (tricks_w.as_mut(), &chunk.tricks) {
-                        let tf = trick_frame(chunk.first_id, played).map_err(|source| {
-                            ShardError::Table {
-                                path: tricks_path.clone(),
-                                source,
-                            }
-                        })?;
-                        w.write(&tf)?;
-                    }
                 }
-                games_w.finish()?;
-                tricks_w.map_or(Ok(()), TableWriter::finish)
+                games_w.finish()
+            });
+            let trick_writer = scope.spawn(|| -> Result<(), ShardError> {
+                let Some(mut w) = tricks_w else {
+                    return Ok(());
+                };
+                for (first_id, played) in trx {
+                    let tf =
+                        trick_frame(first_id, &played).map_err(|source| ShardError::Table {
+                            path: tricks_path.clone(),
+                            source,
+                        })?;
+                    w.write(&tf)?;
+                }
+                w.finish()
             });
             let mut done = 0u64;
             let played = self.play_outcome_chunks(&mut |chunk| {
@@ -395,6 +401,12 @@ impl ShardSpec {
                 }
                 trump_use = TrumpUse::sum(trump_use, chunk.trump_use);
                 done += chunk.outcomes.len() as u64;
+                let mut chunk = chunk;
+                if let Some(tricks) = chunk.tricks.take()
+                    && ttx.send((chunk.first_id, tricks)).is_err()
+                {
+                    return false; // the trick writer stopped on an error; reported below
+                }
                 if tx.send(chunk).is_err() {
                     return false; // the writer stopped on an error; it is reported below
                 }
@@ -402,13 +414,19 @@ impl ShardSpec {
                 true
             });
             drop(tx);
-            let written = writer.join().unwrap_or_else(|_| {
-                Err(ShardError::Io {
-                    path: games_path.clone(),
-                    source: std::io::Error::other("the table writer thread panicked"),
+            drop(ttx);
+            let joined = |h: std::thread::ScopedJoinHandle<'_, Result<(), ShardError>>,
+                          path: &Path| {
+                h.join().unwrap_or_else(|_| {
+                    Err(ShardError::Io {
+                        path: path.to_path_buf(),
+                        source: std::io::Error::other("a table writer thread panicked"),
+                    })
                 })
-            });
-            played.and(written)
+            };
+            let written = joined(writer, &games_path);
+            let tricks_written = joined(trick_writer, &tricks_path);
+            played.and(written).and(tricks_written)
         });
         written?;
         let summary = ShardSummary {
