@@ -227,16 +227,9 @@ impl ShardSpec {
         &self,
         chunk: &mut dyn FnMut(u64, Vec<super::PlayedGame>) -> bool,
     ) -> Result<(), ShardError> {
-        let mut stream = self.stream()?;
-        let build = |p: &crate::policy::PolicySpec| {
-            p.try_build().map_err(|e| ShardError::Policy {
-                g1: self.g1.name.clone(),
-                g2: self.g2.name.clone(),
-                message: e.to_string(),
-            })
-        };
-        let p1 = build(&self.g1)?;
-        let p2 = build(&self.g2)?;
+        let stream = self.stream()?;
+        let p1 = self.policy(&self.g1)?;
+        let p2 = self.policy(&self.g2)?;
         let (rules, t1, t2) = self.table_policies()?;
         if rules.players() > 2 {
             return Err(ShardError::Rules {
@@ -250,28 +243,51 @@ impl ShardSpec {
             });
         }
         let keys = seat_keys(self.seed, self.g1.stream_name(), self.g2.stream_name());
+        self.deck_chunks(stream, &mut |done, first_id, decks| {
+            let streams = BatchStreams {
+                first_game: done,
+                keys: &keys,
+            };
+            let played = if rules.is_standard() {
+                play_batch(decks, streams, &p1, &p2)
+            } else {
+                play_batch_table(&rules, decks, streams, &t1, &t2)
+            };
+            chunk(first_id, played)
+        });
+        Ok(())
+    }
+
+    /// Deal the shard's games from `stream` in chunks of at most [`CHUNK_GAMES`], in game
+    /// order, calling `chunk(games dealt before, first game's table id, decks)` with each;
+    /// stops early when `chunk` returns false.
+    fn deck_chunks(
+        &self,
+        mut stream: DealStream,
+        chunk: &mut dyn FnMut(u64, u64, &[crate::game::Deck]) -> bool,
+    ) {
         let mut done = 0u64;
         let mut decks = Vec::with_capacity(CHUNK_GAMES.min(self.games as usize));
         while done < self.games {
             let n = (self.games - done).min(CHUNK_GAMES as u64) as usize;
             decks.clear();
             stream.next_chunk(n, &mut decks);
-            let streams = BatchStreams {
-                first_game: done,
-                keys: &keys,
-            };
-            let played = if rules.is_standard() {
-                play_batch(&decks, streams, &p1, &p2)
-            } else {
-                play_batch_table(&rules, &decks, streams, &t1, &t2)
-            };
             let first_id = self.first_game + done + 1;
+            let go_on = chunk(done, first_id, &decks);
             done += n as u64;
-            if !chunk(first_id, played) {
+            if !go_on {
                 break;
             }
         }
-        Ok(())
+    }
+
+    /// One side's policy, built (an error names the matchup).
+    fn policy(&self, p: &PolicySpec) -> Result<crate::policy::AnyPolicy, ShardError> {
+        p.try_build().map_err(|e| ShardError::Policy {
+            g1: self.g1.name.clone(),
+            g2: self.g2.name.clone(),
+            message: e.to_string(),
+        })
     }
 
     /// Play the shard's two-player games in chunks as the simulate stage keeps them
@@ -283,24 +299,10 @@ impl ShardSpec {
         &self,
         chunk: &mut dyn FnMut(OutcomeChunk) -> bool,
     ) -> Result<(), ShardError> {
-        if let Some(tables) = self.key_tables()? {
-            let mut stream = self.stream()?;
-            let mut done = 0u64;
-            let mut decks = Vec::with_capacity(CHUNK_GAMES.min(self.games as usize));
-            while done < self.games {
-                let n = (self.games - done).min(CHUNK_GAMES as u64) as usize;
-                decks.clear();
-                stream.next_chunk(n, &mut decks);
-                let first_id = self.first_game + done + 1;
-                done += n as u64;
-                if !chunk(OutcomeChunk::play_keyed(
-                    first_id,
-                    &decks,
-                    [&tables[0], &tables[1]],
-                )) {
-                    break;
-                }
-            }
+        if let Some([a, b]) = self.key_tables()? {
+            self.deck_chunks(self.stream()?, &mut |_, first_id, decks| {
+                chunk(OutcomeChunk::play_keyed(first_id, decks, [&a, &b]))
+            });
             return Ok(());
         }
         let keep = self.trick_log;
@@ -316,15 +318,11 @@ impl ShardSpec {
         if self.trick_log || !rules.is_standard() {
             return Ok(None);
         }
-        let build = |p: &PolicySpec| {
-            p.try_build().map_err(|e| ShardError::Policy {
-                g1: self.g1.name.clone(),
-                g2: self.g2.name.clone(),
-                message: e.to_string(),
-            })
-        };
         Ok(
-            match (build(&self.g1)?.key_tables(), build(&self.g2)?.key_tables()) {
+            match (
+                self.policy(&self.g1)?.key_tables(),
+                self.policy(&self.g2)?.key_tables(),
+            ) {
                 (Some(a), Some(b)) => Some([a, b]),
                 _ => None,
             },
