@@ -1,14 +1,14 @@
 //! A chunk of a two-player shard as the simulate stage keeps it: every game's outcome, Table 5's
 //! tallies over the chunk, and the tricks only when the trick log is written.
 //!
-//! Invariant: a chunk's outcomes and tallies do not depend on how it was played (policy by
-//! policy through `play_game`, or as key tables through `play_keyed`) nor on the thread count:
-//! outcomes are collected in deck order and tallies are integer sums.
+//! Invariant: a chunk's outcomes, tricks and tallies do not depend on how it was played (policy
+//! by policy through `play_game`, or as key tables through `play_keyed`) nor on the thread
+//! count: games are collected in deck order and tallies are integer sums.
 
 use rayon::prelude::*;
 
 use super::game_batch::PlayedGame;
-use crate::game::{Deck, GameOutcome, KeyTables, NoTricks, TrumpUse, play_keyed};
+use crate::game::{Deck, GameOutcome, KeyTables, NoTricks, TrickRecord, TrumpUse, play_keyed};
 
 /// Games per parallel task (a task's games share nothing, so this only bounds scheduling).
 const MIN_TASK: usize = 512;
@@ -48,21 +48,54 @@ impl OutcomeChunk {
         }
     }
 
-    /// Play `decks` with the two seats' key tables (G1's first), in parallel.
-    pub fn play_keyed(first_id: u64, decks: &[Deck], tables: [&KeyTables; 2]) -> OutcomeChunk {
+    /// Play `decks` with the two seats' key tables (G1's first), in parallel; keep the tricks
+    /// when `keep_tricks`.
+    pub fn play_keyed(
+        first_id: u64,
+        decks: &[Deck],
+        tables: [&KeyTables; 2],
+        keep_tricks: bool,
+    ) -> OutcomeChunk {
+        if keep_tricks {
+            let played: Vec<(PlayedGame, [TrumpUse; 2])> = decks
+                .par_iter()
+                .with_min_len(MIN_TASK)
+                .map(|d| {
+                    let mut tricks = [None; 20];
+                    let mut n = 0;
+                    let (outcome, u) = play_keyed(d, tables, &mut |t: &TrickRecord| {
+                        tricks[n] = Some(*t);
+                        n += 1;
+                    });
+                    let tricks = tricks.map(|t| t.expect("a game has exactly 20 tricks"));
+                    (PlayedGame { outcome, tricks }, u)
+                })
+                .collect();
+            let trump_use = sum_uses(played.iter().map(|(_, u)| *u));
+            let outcomes = played.iter().map(|(g, _)| g.outcome).collect();
+            let tricks = played.into_iter().map(|(g, _)| g).collect();
+            return OutcomeChunk {
+                first_id,
+                outcomes,
+                trump_use,
+                tricks: Some(tricks),
+            };
+        }
         let played: Vec<(GameOutcome, [TrumpUse; 2])> = decks
             .par_iter()
             .with_min_len(MIN_TASK)
             .map(|d| play_keyed(d, tables, &mut NoTricks))
             .collect();
-        let trump_use = played.iter().fold([TrumpUse::default(); 2], |acc, (_, u)| {
-            TrumpUse::sum(acc, *u)
-        });
         OutcomeChunk {
             first_id,
+            trump_use: sum_uses(played.iter().map(|(_, u)| *u)),
             outcomes: played.into_iter().map(|(o, _)| o).collect(),
-            trump_use,
             tricks: None,
         }
     }
+}
+
+/// G1's and G2's Table 5 counts summed over games.
+fn sum_uses(uses: impl Iterator<Item = [TrumpUse; 2]>) -> [TrumpUse; 2] {
+    uses.fold([TrumpUse::default(); 2], TrumpUse::sum)
 }

@@ -292,16 +292,22 @@ impl ShardSpec {
 
     /// Play the shard's two-player games in chunks as the simulate stage keeps them
     /// ([`OutcomeChunk`], with the tricks when [`ShardSpec::trick_log`] is set), calling `chunk`
-    /// with each in game order; stops early when `chunk` returns false. Without the trick log,
-    /// policies that have key tables (the paper's three) play through the table-driven engine
-    /// ([`crate::game::play_keyed`]): the same games, without building a trick record.
+    /// with each in game order; stops early when `chunk` returns false. Policies that have key
+    /// tables (the paper's three, and rule programs whose choice is a per-card key) play
+    /// through the table-driven engine ([`crate::game::play_keyed`]): the same games and
+    /// tricks as `play_game`'s.
     fn play_outcome_chunks(
         &self,
         chunk: &mut dyn FnMut(OutcomeChunk) -> bool,
     ) -> Result<(), ShardError> {
         if let Some([a, b]) = self.key_tables()? {
             self.deck_chunks(self.stream()?, &mut |_, first_id, decks| {
-                chunk(OutcomeChunk::play_keyed(first_id, decks, [&a, &b]))
+                chunk(OutcomeChunk::play_keyed(
+                    first_id,
+                    decks,
+                    [&a, &b],
+                    self.trick_log,
+                ))
             });
             return Ok(());
         }
@@ -311,11 +317,11 @@ impl ShardSpec {
         })
     }
 
-    /// Both seats' key tables, when the shard is played without a trick log under the
-    /// standard rules by two policies that have them.
+    /// Both seats' key tables, when the shard is played under the standard rules by two
+    /// policies that have them.
     fn key_tables(&self) -> Result<Option<[KeyTables; 2]>, ShardError> {
         let (rules, _, _) = self.table_policies()?;
-        if self.trick_log || !rules.is_standard() {
+        if !rules.is_standard() {
             return Ok(None);
         }
         Ok(

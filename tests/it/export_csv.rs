@@ -456,7 +456,8 @@ fn export_into_a_missing_directory_fails_and_writes_nothing() {
 /// The trick table is written only with `--trick-log`; without it the export regenerates it
 /// from each shard's seed, and both give the same CSV bytes and the same Parquet rows (the
 /// Parquet metadata names the tournament's manifest, which differs), over more than one engine
-/// chunk per shard.
+/// chunk per shard. The logged table comes from the table-driven engine (`play_keyed`), the
+/// regenerated one from `play_game`, so this also holds the two engines' tricks equal.
 #[test]
 fn regenerated_trick_export_equals_the_logged_one() {
     let dir = tempfile::tempdir().unwrap();

@@ -173,9 +173,11 @@ fn programs_that_read_the_position_have_no_tables() {
     assert!(p.key_tables().is_none(), "sibling-seen when following");
 }
 
-/// The simulate stage plays keyed policies through `play_keyed` without a trick log and
-/// through `play_game` with one: the game tables are the same bytes and `shard.json`'s counts
-/// (Table 5's included) the same, for both deal sources and a rule program with tables.
+/// The simulate stage plays keyed policies through `play_keyed`, and keeps the tricks it
+/// reports when asked for the trick log: the game tables are the same bytes and `shard.json`'s
+/// counts (Table 5's included) the same with and without it, and the logged trick table
+/// exports to the same CSV bytes as the one `briscola export` regenerates through `play_game`
+/// (policy by policy), for both deal sources and a rule program with tables.
 #[test]
 fn simulate_gives_the_same_games_with_and_without_the_trick_log() {
     let base = crate::common::BASE_CONFIG;
@@ -221,6 +223,33 @@ fn simulate_gives_the_same_games_with_and_without_the_trick_log() {
             };
             assert_eq!(shard(&plain), shard(&logged), "{source}: {k}");
         }
+        let csv = |from: &std::path::Path| -> Vec<u8> {
+            let out = dir.path().join("tricks.csv");
+            let from = from.to_str().expect("utf-8 path");
+            let o = crate::common::briscola(
+                &[
+                    "export",
+                    "tricks",
+                    "--format",
+                    "csv",
+                    "--from",
+                    from,
+                    "--out",
+                    "tricks.csv",
+                ],
+                dir.path(),
+            );
+            crate::common::assert_exit(&o, 0);
+            let bytes = std::fs::read(&out).expect("export written");
+            std::fs::remove_file(out).expect("removed");
+            bytes
+        };
+        let (regenerated, written) = (csv(&plain), csv(&logged));
+        assert!(regenerated.len() > 100_000_000, "{source}");
+        assert!(
+            regenerated == written,
+            "{source}: logged tricks != play_game's"
+        );
     }
 }
 
