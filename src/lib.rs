@@ -10,7 +10,7 @@
 //!   with a transposition table) and the N-player trick-feasibility search (`briscola solve`).
 //!   Uses `game`.
 //! - [`stats`]: Wilson intervals, chi-square, exact binomial tests, power, correlations,
-//!   logistic regression. Uses nothing else (pure numerics).
+//!   logistic regression and its cluster-robust covariance. Uses nothing else (pure numerics).
 //! - [`policy`]: implementations of [`game::Policy`] (greedy, hoarder, counter, the `search`
 //!   agent, the `onnx` policy networks run by tract) and their serialisable specifications.
 //!   Uses `game`, `solve`.

@@ -9,6 +9,11 @@
 //! games. Draws (60-60) are left out of the fit and reported beside it; scores count them as
 //! half a win. This is R's `glm(cbind(g1_wins, g2_wins) ~ X, family = binomial)`.
 //!
+//! Standard errors are the fit's model-based ones (two-player leagues), or cluster-robust over
+//! deals when the caller gives the counts split by deal (three-player leagues, where a game's
+//! three comparisons and a deal's six seatings are correlated): R's
+//! `sandwich::vcovCL(fit, cluster = deal)`.
+//!
 //! Invariant: ratings, anchors and gaps are listed in the league's policy order, and every
 //! interval is at the league's confidence.
 
@@ -17,10 +22,12 @@ use ndarray::Array2;
 use super::league_pair::GAME_POINTS;
 use crate::policy::PolicyKind;
 use crate::results::league::{
-    AnchorRow, AnchorTable, Estimate, Gap, LeagueFit, LeagueResults, LeagueSettings, PairResult,
-    PairingSummary, Rating, VarianceComparison,
+    AnchorRow, AnchorTable, ClusteredErrors, Estimate, Gap, LeagueFit, LeagueResults,
+    LeagueSettings, PairResult, PairingSummary, Rating, VarianceComparison,
 };
-use crate::stats::{LogisticOptions, StatsError, fit_grouped, z_critical};
+use crate::stats::{
+    LogisticFit, LogisticOptions, StatsError, cluster_covariance, fit_grouped, z_critical,
+};
 
 /// The Elo scale: 400 / ln 10 Elo points per unit of log-odds.
 pub const ELO_PER_LOGIT: f64 = 400.0 / std::f64::consts::LN_10;
@@ -159,6 +166,7 @@ pub fn league_results(
     label: &str,
     settings: &LeagueSettings,
     pairs: Vec<PairResult>,
+    deals: Option<&[Vec<[u64; 2]>]>,
 ) -> Result<LeagueResults, StatsError> {
     let names: Vec<String> = settings.policies.iter().map(|p| p.name.clone()).collect();
     let z = z_critical(1.0 - settings.confidence)?;
@@ -168,17 +176,21 @@ pub fn league_results(
         ..LogisticOptions::default()
     };
     let fit = fit_grouped(&data.x, &data.g1_wins, &data.decisive, &options)?;
+    let (covariance, clustered) = match deals {
+        Some(deals) => {
+            let (v, c) = clustered_errors(&data, &fit, deals)?;
+            (v, Some(c))
+        }
+        None => (fit.covariance.clone(), None),
+    };
+    let se = |i: usize| covariance[i][i].max(0.0).sqrt();
     let coef = |p: &str| data.columns.iter().position(|c| c == p).map(|i| i + 1);
     let rating_of = |p: &str| match coef(p) {
-        Some(i) => wald(
-            fit.coefficients[i].estimate,
-            fit.coefficients[i].std_error,
-            z,
-        ),
+        Some(i) => wald(fit.coefficients[i].estimate, se(i), z),
         None => fixed_zero(),
     };
     let cov = |p: &str, q: &str| match (coef(p), coef(q)) {
-        (Some(i), Some(j)) => fit.covariance[i][j],
+        (Some(i), Some(j)) => covariance[i][j],
         _ => 0.0,
     };
     let scores: Vec<Estimate> = names
@@ -292,10 +304,11 @@ pub fn league_results(
         fit: LeagueFit {
             decisive_games: data.decisive.iter().sum(),
             draws,
-            seat_advantage: wald(seat.estimate, seat.std_error, z),
+            seat_advantage: wald(seat.estimate, se(0), z),
             deviance: deviance(&data.g1_wins, &data.decisive, fit.log_likelihood),
             df_residual,
             newton_iterations: fit.newton_iterations,
+            clustered,
         },
         ratings,
         pairs,
@@ -304,6 +317,32 @@ pub fn league_results(
         pairing,
         standings: Vec::new(),
     })
+}
+
+/// The cluster-robust covariance of `fit` over `deals` (see [`cluster_covariance`]) and how
+/// its standard errors compare with the model-based ones.
+fn clustered_errors(
+    data: &BradleyTerryData,
+    fit: &LogisticFit,
+    deals: &[Vec<[u64; 2]>],
+) -> Result<(Vec<Vec<f64>>, ClusteredErrors), StatsError> {
+    let v = cluster_covariance(&data.x, fit, deals)?;
+    let model: Vec<f64> = fit.coefficients.iter().map(|c| c.std_error).collect();
+    let robust: Vec<f64> = (0..v.len()).map(|i| v[i][i].max(0.0).sqrt()).collect();
+    let ratios: Vec<f64> = robust.iter().zip(&model).map(|(r, m)| r / m).collect();
+    let ratio_range = [
+        ratios.iter().copied().fold(f64::INFINITY, f64::min),
+        ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    ];
+    Ok((
+        v,
+        ClusteredErrors {
+            deals: deals.len() as u64,
+            model_std_errors: model,
+            robust_std_errors: robust,
+            ratio_range,
+        },
+    ))
 }
 
 /// The paper's three rule kinds (their gaps to the agents are section 6's question).

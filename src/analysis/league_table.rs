@@ -163,6 +163,37 @@ pub fn scores(names: &[String], seatings: &[Seating], z: f64) -> Result<Vec<Esti
         .collect())
 }
 
+/// A pair's games as [`pair_games`] reads them: `a` first, `b` first, and the blocks.
+type PairGames = (Vec<[u64; 2]>, Vec<[u64; 2]>, usize);
+
+/// The games of pair `a`-`b` (league indices) read as a two-player pair: `[a's, b's]` points
+/// in the seatings where `a` sits in the lower-numbered seat, and `[b's, a's]` in their
+/// mirrors, seating by seating (each a block of the same deals), and the number of blocks.
+fn pair_games(seatings: &[Seating], a: usize, b: usize) -> Result<PairGames, PairError> {
+    let seat_of = |s: &Seating, pol: usize| s.seats.iter().position(|&p| p == pol);
+    let (mut ab, mut ba, mut blocks) = (Vec::new(), Vec::new(), 0usize);
+    for s in seatings {
+        let (Some(sa), Some(sb)) = (seat_of(s, a), seat_of(s, b)) else {
+            continue;
+        };
+        if sa > sb {
+            continue;
+        }
+        let mut mirror_seats = s.seats.clone();
+        mirror_seats.swap(sa, sb);
+        let mirror = seatings
+            .iter()
+            .find(|m| m.seats == mirror_seats)
+            .ok_or_else(|| shape("a seating's mirror is missing".into()))?;
+        let games = s.points[sa].len();
+        ab.extend((0..games).map(|j| [s.points[sa][j], s.points[sb][j]]));
+        // In the mirror, b sits where a sat (the lower seat) and a where b sat.
+        ba.extend((0..games).map(|j| [mirror.points[sa][j], mirror.points[sb][j]]));
+        blocks += 1;
+    }
+    Ok((ab, ba, blocks))
+}
+
 /// The pairwise comparisons of every pair (i < j in league order), read as two-player pairs.
 pub fn pairs(
     names: &[String],
@@ -171,33 +202,42 @@ pub fn pairs(
 ) -> Result<Vec<PairResult>, PairError> {
     check(names, seatings)?;
     let k = names.len();
-    let seat_of = |s: &Seating, pol: usize| s.seats.iter().position(|&p| p == pol);
     let mut out = Vec::new();
     for a in 0..k {
         for b in a + 1..k {
-            let (mut ab, mut ba, mut blocks) = (Vec::new(), Vec::new(), 0usize);
-            for s in seatings {
-                let (Some(sa), Some(sb)) = (seat_of(s, a), seat_of(s, b)) else {
-                    continue;
-                };
-                if sa > sb {
-                    continue;
-                }
-                let mut mirror_seats = s.seats.clone();
-                mirror_seats.swap(sa, sb);
-                let mirror = seatings
-                    .iter()
-                    .find(|m| m.seats == mirror_seats)
-                    .ok_or_else(|| shape("a seating's mirror is missing".into()))?;
-                let games = s.points[sa].len();
-                ab.extend((0..games).map(|j| [s.points[sa][j], s.points[sb][j]]));
-                // In the mirror, b sits where a sat (the lower seat) and a where b sat.
-                ba.extend((0..games).map(|j| [mirror.points[sa][j], mirror.points[sb][j]]));
-                blocks += 1;
-            }
+            let (ab, ba, blocks) = pair_games(seatings, a, b)?;
             out.push(pair_result_over_deals(
                 &names[a], &names[b], &ab, &ba, blocks, confidence,
             )?);
+        }
+    }
+    Ok(out)
+}
+
+/// The comparisons of [`pairs`] split by deal, for the fit's cluster-robust errors:
+/// `out[deal][row] = [G1's wins, decisive comparisons]`, with the rows of the Bradley-Terry
+/// design in its order (per pair i < j: `i` in G1, then `j` in G1; see
+/// [`super::league_fit::bradley_terry_data`]). Summed over deals they are the fit's counts.
+pub fn deal_clusters(
+    names: &[String],
+    seatings: &[Seating],
+) -> Result<Vec<Vec<[u64; 2]>>, PairError> {
+    let deals = check(names, seatings)?;
+    let k = names.len();
+    let mut out = vec![Vec::with_capacity(k * (k - 1)); deals];
+    for a in 0..k {
+        for b in a + 1..k {
+            let (ab, ba, blocks) = pair_games(seatings, a, b)?;
+            for games in [&ab, &ba] {
+                for (j, deal) in out.iter_mut().enumerate() {
+                    let mut c = [0u64; 2];
+                    for [p, q] in (0..blocks).map(|g| games[g * deals + j]) {
+                        c[0] += u64::from(p > q);
+                        c[1] += u64::from(p != q);
+                    }
+                    deal.push(c);
+                }
+            }
         }
     }
     Ok(out)
@@ -281,5 +321,32 @@ mod tests {
         assert_eq!((p[0].b_first.a_wins, p[0].b_first.draws), (3, 3));
         assert!((p[0].b_points.unwrap().value - 45.0).abs() < 1e-12);
         assert!(pairs(&names(), &seatings()[..5], 0.95).is_err());
+    }
+
+    #[test]
+    fn deal_clusters_split_the_fits_counts_by_deal_in_design_order() {
+        let deals = deal_clusters(&names(), &seatings()).unwrap();
+        assert_eq!(deals.len(), 2);
+        // Rows: a-b (a in G1), b-a, a-c, c-a, b-c, c-b; three games per row and deal.
+        // Deal 0: 0 > 1 > 2 strictly, so G1 wins exactly when it is the stronger policy.
+        let g1_stronger = [true, false, true, false, true, false];
+        for (row, &wins) in deals[0].iter().zip(&g1_stronger) {
+            assert_eq!(*row, [if wins { 3 } else { 0 }, 3]);
+        }
+        // Deal 1: a and b tie at 50, so the a-b rows have no decisive comparison.
+        assert_eq!(deals[1][0], [0, 0]);
+        assert_eq!(deals[1][1], [0, 0]);
+        assert_eq!(deals[1][2], [3, 3]);
+        // Summed over deals they are the counts the Bradley-Terry fit reads.
+        let p = pairs(&names(), &seatings(), 0.95).unwrap();
+        let data = crate::analysis::league_fit::bradley_terry_data(&names(), "a", &p);
+        for r in 0..6 {
+            let sum = |i: usize| deals.iter().map(|d| d[r][i]).sum::<u64>();
+            assert_eq!(
+                (sum(0), sum(1)),
+                (data.g1_wins[r], data.decisive[r]),
+                "row {r}"
+            );
+        }
     }
 }

@@ -505,6 +505,7 @@ mod tests {
                 deviance,
                 df_residual: 3,
                 newton_iterations: 3,
+                clustered: None,
             },
             ratings: vec![],
             pairs: vec![

@@ -194,6 +194,24 @@ pub struct LeagueFit {
     pub df_residual: u64,
     /// Newton iterations.
     pub newton_iterations: usize,
+    /// Three-player leagues: the ratings' and the intercept's standard errors are
+    /// cluster-robust over deals (absent for two-player leagues, whose are model-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clustered: Option<ClusteredErrors>,
+}
+
+/// How a fit's cluster-robust standard errors compare with the model-based ones they replace.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ClusteredErrors {
+    /// Clusters (deals).
+    pub deals: u64,
+    /// Per coefficient (the intercept, then each non-reference policy in league order): the
+    /// model-based standard error, (X'WX)^{-1}'s.
+    pub model_std_errors: Vec<f64>,
+    /// The same coefficients' cluster-robust standard errors (the ones reported).
+    pub robust_std_errors: Vec<f64>,
+    /// The smallest and largest ratio robust / model-based over the coefficients.
+    pub ratio_range: [f64; 2],
 }
 
 /// Variance reduction from paired deals over a set of pairs (pooled: mean of the variances).

@@ -99,3 +99,57 @@ impl OutcomeChunk {
 fn sum_uses(uses: impl Iterator<Item = [TrumpUse; 2]>) -> [TrumpUse; 2] {
     uses.fold([TrumpUse::default(); 2], TrumpUse::sum)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{PolicyKind, PolicySpec, TieBreak};
+    use crate::tournament::DotNetRandom;
+    use crate::tournament::game_batch::{BatchStreams, play_batch};
+
+    /// The keyed chunk with its tricks is the chunk `play_game` plays, game by game: outcomes,
+    /// all twenty tricks and Table 5's tallies, for every ordered pair of the paper's policies.
+    #[test]
+    fn keyed_chunk_with_tricks_is_the_policies_chunk() {
+        let mut rng = DotNetRandom::new(2026);
+        let decks: Vec<Deck> = (0..2000)
+            .map(|_| {
+                let mut d = Deck::ordered();
+                d.shuffle_with(|m| rng.next_below(m));
+                d
+            })
+            .collect();
+        let kinds = [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter];
+        let keys = [[1u8; 32], [2u8; 32]];
+        for a in kinds {
+            for b in kinds {
+                let (p1, p2) = (
+                    PolicySpec::paper(a, TieBreak::AsReleased).build(),
+                    PolicySpec::paper(b, TieBreak::AsReleased).build(),
+                );
+                let (t1, t2) = (p1.key_tables().unwrap(), p2.key_tables().unwrap());
+                let keyed = OutcomeChunk::play_keyed(7, &decks, [&t1, &t2], true);
+                let streams = BatchStreams {
+                    first_game: 0,
+                    keys: &keys,
+                };
+                let played =
+                    OutcomeChunk::from_played(7, play_batch(&decks, streams, &p1, &p2), true);
+                assert_eq!(keyed.outcomes, played.outcomes, "{a:?}-{b:?}");
+                assert_eq!(keyed.trump_use, played.trump_use, "{a:?}-{b:?}");
+                let tricks = |c: &OutcomeChunk| -> Vec<[crate::game::TrickRecord; 20]> {
+                    c.tricks
+                        .as_ref()
+                        .unwrap()
+                        .iter()
+                        .map(|g| g.tricks)
+                        .collect()
+                };
+                assert_eq!(tricks(&keyed), tricks(&played), "{a:?}-{b:?}");
+                let plain = OutcomeChunk::play_keyed(7, &decks, [&t1, &t2], false);
+                assert!(plain.tricks.is_none());
+                assert_eq!(plain.outcomes, keyed.outcomes);
+            }
+        }
+    }
+}

@@ -195,9 +195,10 @@ fn play_into(
 }
 
 /// Play every shard of `spec` into its sub-directory of `dir`, [`SHARDS_IN_FLIGHT`] at a time,
-/// and return their manifest entries in MatchId order. After a failure no further shard
-/// starts; the error reported is the failed shard's with the lowest MatchId, whatever the
-/// timing. `progress` gets the games finished over all shards.
+/// and return their manifest entries in MatchId order. Once a shard has failed (or panicked),
+/// no further shard starts; the ones already running finish. Every shard that is taken is
+/// played, so the error reported is the failed shard's with the lowest MatchId among those
+/// played. `progress` gets the games finished over all shards, never decreasing.
 fn play_shards(
     spec: &TournamentSpec,
     dir: &Path,
@@ -211,7 +212,7 @@ fn play_shards(
     let (next, failed, total) = (
         AtomicUsize::new(0),
         AtomicBool::new(false),
-        AtomicU64::new(0),
+        Mutex::new(0u64),
     );
     let play_one = |i: usize| -> Result<ManifestShard, TournamentError> {
         let (m, shard) = &todo[i];
@@ -220,7 +221,10 @@ fn play_shards(
         let seen = AtomicU64::new(0);
         let summary = shard.run(&sub, &|done| {
             let delta = done - seen.swap(done, Ordering::Relaxed);
-            progress(total.fetch_add(delta, Ordering::Relaxed) + delta);
+            // Added and shown under one lock, so the count shown never goes back.
+            let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
+            *t += delta;
+            progress(*t);
         })?;
         Ok(ManifestShard {
             match_id: m.match_id,
@@ -231,30 +235,49 @@ fn play_shards(
     std::thread::scope(|scope| {
         for _ in 0..SHARDS_IN_FLIGHT.min(todo.len()) {
             scope.spawn(|| {
-                loop {
+                // A panicking shard stops the others from starting new shards too.
+                let _stop = StopOnPanic(&failed);
+                while !failed.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= todo.len() || failed.load(Ordering::Relaxed) {
+                    if i >= todo.len() {
                         break;
                     }
                     let r = play_one(i);
                     if r.is_err() {
                         failed.store(true, Ordering::Relaxed);
                     }
-                    *results[i]
-                        .lock()
-                        .expect("no shard thread panics holding it") = Some(r);
+                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
                 }
             });
         }
     });
     let mut shards = Vec::with_capacity(todo.len());
     for r in results {
-        match r.into_inner().expect("no shard thread panics holding it") {
-            Some(r) => shards.push(r?),
-            None => break, // not started: an earlier shard failed (its error came first)
+        match r.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(Ok(shard)) => shards.push(shard),
+            Some(Err(e)) => return Err(e),
+            // Shards are taken in order and every one taken is played, so one not taken
+            // comes after a failed one, which returned above; never a shorter manifest.
+            None => {
+                return Err(TournamentError::Io {
+                    path: dir.to_path_buf(),
+                    message: "a shard was neither played nor failed (internal error)".into(),
+                });
+            }
         }
     }
     Ok(shards)
+}
+
+/// Sets its flag when dropped during a panic (a shard thread's stop signal to the others).
+struct StopOnPanic<'a>(&'a std::sync::atomic::AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 /// fsync every file and directory under `dir` (the directory itself last).

@@ -119,7 +119,7 @@ fn bradley_terry_ratings_match_r_glm() {
         anchors: vec!["random".into()],
         agents: vec!["counter".into(), "random".into()],
     };
-    let r = league_results("t", "t", &settings, pairs_from_counts()).unwrap();
+    let r = league_results("t", "t", &settings, pairs_from_counts(), None).unwrap();
     // R prints 15 significant digits; Newton stops within 1e-10 relative of the optimum.
     let close = |ours: f64, theirs: f64, what: &str| {
         assert!(

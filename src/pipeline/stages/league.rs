@@ -15,7 +15,7 @@
 use crate::analysis::league_fit::league_results;
 use crate::analysis::league_pair::{pair_result, point_columns, seat_points};
 use crate::analysis::league_table::{
-    Seating, pairs as table_pairs, permutations, scores as table_scores, standings,
+    Seating, deal_clusters, pairs as table_pairs, permutations, scores as table_scores, standings,
 };
 use crate::pipeline::job::{Job, StageName};
 use crate::pipeline::layout::Layout;
@@ -212,7 +212,7 @@ pub fn jobs(league: &League) -> Vec<Job> {
                 .iter()
                 .map(|d| read_json(inputs, d, PAIR_FILE))
                 .collect::<Result<_, _>>()?;
-            let r = league_results(&name, &label, &settings, pairs)?;
+            let r = league_results(&name, &label, &settings, pairs, None)?;
             write_json(&out.join(LEAGUE_FILE), &r)?;
             write_ratings_csv(&r, out)
         }),
@@ -275,7 +275,9 @@ fn table_fit_job(league: &League) -> Job {
             let z = crate::stats::z_critical(1.0 - conf)?;
             let table = standings(&names, &seatings, z)?;
             let pairs = table_pairs(&names, &seatings, conf)?;
-            let mut r = league_results(&name, &label, &settings, pairs)?;
+            // A deal's comparisons are correlated: the fit's errors are clustered by deal.
+            let deals = deal_clusters(&names, &seatings)?;
+            let mut r = league_results(&name, &label, &settings, pairs, Some(&deals))?;
             r.standings = table;
             // The three pairs share their deals: each policy's score against the others is
             // averaged per deal (not combined from the pairs as if independent).
