@@ -9,10 +9,11 @@
 //! games. Draws (60-60) are left out of the fit and reported beside it; scores count them as
 //! half a win. This is R's `glm(cbind(g1_wins, g2_wins) ~ X, family = binomial)`.
 //!
-//! Standard errors are the fit's model-based ones (two-player leagues), or cluster-robust over
-//! deals when the caller gives the counts split by deal (three-player leagues, where a game's
-//! three comparisons and a deal's six seatings are correlated): R's
-//! `sandwich::vcovCL(fit, cluster = deal)`.
+//! Standard errors are cluster-robust over deals whenever a deal is played more than once: on
+//! paired deals (a two-player pair's two seatings of a deal, from each pair's
+//! `deal_outcomes`) and in a three-player league (a game's three comparisons and a deal's six
+//! seatings, counts split by deal from the caller); R's `sandwich::vcovCL(fit, cluster =
+//! deal)`. On unpaired deals every game is its own deal and they are the model-based ones.
 //!
 //! Invariant: ratings, anchors and gaps are listed in the league's policy order, and every
 //! interval is at the league's confidence.
@@ -26,7 +27,7 @@ use crate::results::league::{
     LeagueSettings, PairResult, PairingSummary, Rating, VarianceComparison,
 };
 use crate::stats::{
-    LogisticFit, LogisticOptions, StatsError, cluster_covariance, fit_grouped, z_critical,
+    Cluster, LogisticFit, LogisticOptions, StatsError, cluster_covariance, fit_grouped, z_critical,
 };
 
 /// The Elo scale: 400 / ln 10 Elo points per unit of log-odds.
@@ -166,7 +167,7 @@ pub fn league_results(
     label: &str,
     settings: &LeagueSettings,
     pairs: Vec<PairResult>,
-    deals: Option<&[Vec<[u64; 2]>]>,
+    deals: Option<&[Cluster]>,
 ) -> Result<LeagueResults, StatsError> {
     let names: Vec<String> = settings.policies.iter().map(|p| p.name.clone()).collect();
     let z = z_critical(1.0 - settings.confidence)?;
@@ -176,7 +177,8 @@ pub fn league_results(
         ..LogisticOptions::default()
     };
     let fit = fit_grouped(&data.x, &data.g1_wins, &data.decisive, &options)?;
-    let (covariance, clustered) = match deals {
+    let paired = paired_clusters(&pairs);
+    let (covariance, clustered) = match deals.or(paired.as_deref()) {
         Some(deals) => {
             let (v, c) = clustered_errors(&data, &fit, deals)?;
             (v, Some(c))
@@ -319,28 +321,55 @@ pub fn league_results(
     })
 }
 
+/// A two-player league's deals as clusters, when every pair was played on paired deals (its
+/// [`PairResult::deal_outcomes`]): per pair and per way its deal's two games can go, the deals
+/// that went so, with the counts of the pair's two design rows ([`bradley_terry_data`]'s order).
+fn paired_clusters(pairs: &[PairResult]) -> Option<Vec<Cluster>> {
+    let rows = 2 * pairs.len();
+    let mut out = Vec::new();
+    for (k, pr) in pairs.iter().enumerate() {
+        let table = pr.deal_outcomes?;
+        for (x, line) in table.iter().enumerate() {
+            for (y, &weight) in line.iter().enumerate() {
+                if weight == 0 {
+                    continue;
+                }
+                // G1's result in each game: 0 won, 1 lost, 2 drawn (not fitted).
+                let count = |r: usize| [u64::from(r == 0), u64::from(r != 2)];
+                let mut counts = vec![[0, 0]; rows];
+                counts[2 * k] = count(x);
+                counts[2 * k + 1] = count(y);
+                out.push(Cluster { counts, weight });
+            }
+        }
+    }
+    Some(out)
+}
+
 /// The cluster-robust covariance of `fit` over `deals` (see [`cluster_covariance`]) and how
 /// its standard errors compare with the model-based ones.
 fn clustered_errors(
     data: &BradleyTerryData,
     fit: &LogisticFit,
-    deals: &[Vec<[u64; 2]>],
+    deals: &[Cluster],
 ) -> Result<(Vec<Vec<f64>>, ClusteredErrors), StatsError> {
     let v = cluster_covariance(&data.x, fit, deals)?;
     let model: Vec<f64> = fit.coefficients.iter().map(|c| c.std_error).collect();
     let robust: Vec<f64> = (0..v.len()).map(|i| v[i][i].max(0.0).sqrt()).collect();
     let ratios: Vec<f64> = robust.iter().zip(&model).map(|(r, m)| r / m).collect();
+    let ratings = &ratios[1..];
     let ratio_range = [
-        ratios.iter().copied().fold(f64::INFINITY, f64::min),
-        ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        ratings.iter().copied().fold(f64::INFINITY, f64::min),
+        ratings.iter().copied().fold(f64::NEG_INFINITY, f64::max),
     ];
     Ok((
         v,
         ClusteredErrors {
-            deals: deals.len() as u64,
+            deals: Cluster::counted(deals),
             model_std_errors: model,
             robust_std_errors: robust,
             ratio_range,
+            seat_ratio: ratios[0],
         },
     ))
 }

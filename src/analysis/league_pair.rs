@@ -157,6 +157,22 @@ fn score(p: u64, q: u64) -> f64 {
     }
 }
 
+/// How the two games of each deal went together (see [`PairResult::deal_outcomes`]): game `j`
+/// of `ab` (`a` in G1) and of `ba` (`b` in G1) is deal `j`; each game's G1 result is 0 won,
+/// 1 lost, 2 drawn.
+pub fn deal_outcomes(ab: &[[u64; 2]], ba: &[[u64; 2]]) -> [[u64; 3]; 3] {
+    let result = |[p, q]: [u64; 2]| match p.cmp(&q) {
+        std::cmp::Ordering::Greater => 0,
+        std::cmp::Ordering::Less => 1,
+        std::cmp::Ordering::Equal => 2,
+    };
+    let mut t = [[0u64; 3]; 3];
+    for (&x, &y) in ab.iter().zip(ba) {
+        t[result(x)][result(y)] += 1;
+    }
+    t
+}
+
 /// Summarise the pair (`a`, `b`) from each game's (first seat, second seat) points with `a`
 /// in the first seat (`ab`, the seating a-vs-b) and with `b` in the first seat (`ba`), at
 /// `confidence`. Game `j` of both is deal `j`.
@@ -264,6 +280,7 @@ pub fn pair_result_over_deals(
         ),
         points_variance: variance_comparison(&mx, &my, blocks, |u, v| (u + v) / 2.0),
         score_variance: variance_comparison(&sx, &sy, blocks, |u, v| (u + v) / 2.0),
+        deal_outcomes: None,
     })
 }
 

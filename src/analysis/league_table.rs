@@ -19,6 +19,7 @@
 
 use super::league_pair::{PairError, estimate, pair_result_over_deals};
 use crate::results::league::{Estimate, PairResult, Standing};
+use crate::stats::Cluster;
 
 /// One seating: `seats[s]` is the index (in league order) of the policy in seat `s`, and
 /// `points[s][j]` that seat's points in game `j`.
@@ -218,10 +219,7 @@ pub fn pairs(
 /// `out[deal][row] = [G1's wins, decisive comparisons]`, with the rows of the Bradley-Terry
 /// design in its order (per pair i < j: `i` in G1, then `j` in G1; see
 /// [`super::league_fit::bradley_terry_data`]). Summed over deals they are the fit's counts.
-pub fn deal_clusters(
-    names: &[String],
-    seatings: &[Seating],
-) -> Result<Vec<Vec<[u64; 2]>>, PairError> {
+pub fn deal_clusters(names: &[String], seatings: &[Seating]) -> Result<Vec<Cluster>, PairError> {
     let deals = check(names, seatings)?;
     let k = names.len();
     let mut out = vec![Vec::with_capacity(k * (k - 1)); deals];
@@ -240,7 +238,10 @@ pub fn deal_clusters(
             }
         }
     }
-    Ok(out)
+    Ok(out
+        .into_iter()
+        .map(|counts| Cluster { counts, weight: 1 })
+        .collect())
 }
 
 #[cfg(test)]
@@ -330,18 +331,18 @@ mod tests {
         // Rows: a-b (a in G1), b-a, a-c, c-a, b-c, c-b; three games per row and deal.
         // Deal 0: 0 > 1 > 2 strictly, so G1 wins exactly when it is the stronger policy.
         let g1_stronger = [true, false, true, false, true, false];
-        for (row, &wins) in deals[0].iter().zip(&g1_stronger) {
+        for (row, &wins) in deals[0].counts.iter().zip(&g1_stronger) {
             assert_eq!(*row, [if wins { 3 } else { 0 }, 3]);
         }
         // Deal 1: a and b tie at 50, so the a-b rows have no decisive comparison.
-        assert_eq!(deals[1][0], [0, 0]);
-        assert_eq!(deals[1][1], [0, 0]);
-        assert_eq!(deals[1][2], [3, 3]);
+        assert_eq!(deals[1].counts[0], [0, 0]);
+        assert_eq!(deals[1].counts[1], [0, 0]);
+        assert_eq!(deals[1].counts[2], [3, 3]);
         // Summed over deals they are the counts the Bradley-Terry fit reads.
         let p = pairs(&names(), &seatings(), 0.95).unwrap();
         let data = crate::analysis::league_fit::bradley_terry_data(&names(), "a", &p);
         for r in 0..6 {
-            let sum = |i: usize| deals.iter().map(|d| d[r][i]).sum::<u64>();
+            let sum = |i: usize| deals.iter().map(|d| d.counts[r][i]).sum::<u64>();
             assert_eq!(
                 (sum(0), sum(1)),
                 (data.g1_wins[r], data.decisive[r]),

@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use super::format::{fixed, pct, signed};
+use super::format::{fixed, pct, signed, thousands};
 use crate::results::league::{Estimate, LeagueResults, Rating};
 
 /// One league for the templates.
@@ -40,6 +40,9 @@ pub struct LeagueView {
     /// (whether adjacent ranks are separated; a policy that outscores every opponent head to
     /// head without finishing first most often).
     pub standings_notes: Vec<String>,
+    /// How the ratings' standard errors were computed, in two computed sentences, when they
+    /// are cluster-robust over deals (paired deals, three players).
+    pub errors_note: Option<String>,
     /// The Bradley-Terry fit's goodness of fit, when it is poor (see [`POOR_FIT_P`]).
     pub fit_warning: Option<String>,
     /// The same in a clause, for the Discussion.
@@ -97,6 +100,7 @@ impl LeagueView {
             lead: lead_text(rules),
             b_points: r.pairs.iter().any(|p| p.b_points.is_some()),
             standings_notes: standings_notes(r, &standings),
+            errors_note: errors_note(r),
             fit_warning: fit_warning(r).map(|f| f.0),
             fit_short: fit_warning(r).map(|f| f.1),
             paradox: paradoxes(r, &standings).into_iter().map(|p| p.1).collect(),
@@ -104,6 +108,33 @@ impl LeagueView {
             standings,
         }
     }
+}
+
+/// The clustered standard errors in words (see [`LeagueView::errors_note`]).
+fn errors_note(r: &LeagueResults) -> Option<String> {
+    let c = r.fit.clustered.as_ref()?;
+    let (what, independent) = if r.settings.rules.players > 2 {
+        (
+            "The three comparisons of one game, and the six seatings of one deal, are correlated",
+            "every comparison as an independent game",
+        )
+    } else {
+        (
+            "A deal's two games (the seats swapped) are correlated",
+            "the two games of a deal as independent",
+        )
+    };
+    let [lo, hi] = c.ratio_range.map(|x| fixed(x, 2));
+    let times = if lo == hi {
+        lo
+    } else {
+        format!("{lo} to {hi}")
+    };
+    Some(format!(
+        "{what}, so the ratings' and the seat advantage's standard errors are cluster-robust over deals ({} deals with a decisive game; the sandwich estimator with the deal as cluster, R's sandwich::vcovCL), and their Wald intervals use them. The ratings' standard errors are {times} times the model-based ones, which would treat {independent}; the seat advantage's is {} times.",
+        thousands(i128::from(c.deals)),
+        fixed(c.seat_ratio, 2)
+    ))
 }
 
 /// Who leads the first trick, and with three players the order of play.
@@ -457,6 +488,7 @@ mod tests {
             b_win: est(0.5, 0.4, 0.6),
             points_variance: v,
             score_variance: v,
+            deal_outcomes: None,
         }
     }
 

@@ -122,6 +122,11 @@ pub struct PairResult {
     pub points_variance: VarianceComparison,
     /// The per-deal score's variance, paired against independent deals.
     pub score_variance: VarianceComparison,
+    /// Paired deals only: how the two games of each deal went together, `[x][y]` the number
+    /// of deals whose `a`-in-G1 game had G1 result `x` and whose `b`-in-G1 game had G1 result
+    /// `y` (0 G1 won, 1 G1 lost, 2 draw). The fit's errors are clustered by deal from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal_outcomes: Option<[[u64; 3]; 3]>,
 }
 
 /// One policy's Bradley-Terry rating.
@@ -210,8 +215,11 @@ pub struct ClusteredErrors {
     pub model_std_errors: Vec<f64>,
     /// The same coefficients' cluster-robust standard errors (the ones reported).
     pub robust_std_errors: Vec<f64>,
-    /// The smallest and largest ratio robust / model-based over the coefficients.
+    /// The smallest and largest ratio robust / model-based over the ratings (the design's
+    /// policy columns).
     pub ratio_range: [f64; 2],
+    /// The same ratio for the seat advantage (the intercept).
+    pub seat_ratio: f64,
 }
 
 /// Variance reduction from paired deals over a set of pairs (pooled: mean of the variances).

@@ -16,16 +16,39 @@ use ndarray::Array2;
 use super::error::StatsError;
 use super::logistic::LogisticFit;
 
+/// Clusters that share their counts: `weight` clusters each with `counts[r] = [successes,
+/// trials]` of design row `r` (every row listed, 0 trials for a row the cluster lacks).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cluster {
+    /// Per design row: successes and trials within the cluster.
+    pub counts: Vec<[u64; 2]>,
+    /// How many clusters have exactly these counts.
+    pub weight: u64,
+}
+
+impl Cluster {
+    /// How many clusters `clusters` stands for (`G`): a cluster with no trials has no rows in
+    /// the ungrouped data, so it is not counted.
+    pub fn counted(clusters: &[Cluster]) -> u64 {
+        clusters
+            .iter()
+            .filter(|c| c.counts.iter().any(|&[_, t]| t > 0))
+            .map(|c| c.weight)
+            .sum()
+    }
+}
+
 /// The cluster-robust covariance (intercept first, as [`LogisticFit::covariance`]) of `fit`,
 /// fitted to `x_rows` (no intercept column) on grouped data whose counts split into
-/// `clusters`: `clusters[g][r] = [successes, trials]` of row `r` within cluster `g` (summed over
-/// clusters, they are the counts the fit saw).
+/// `clusters` (summed over clusters, weights included, they are the counts the fit saw). A
+/// cluster with no trials is not counted in `G` (ungrouped, it has no rows).
 ///
 /// ```
-/// use briscola::stats::{LogisticOptions, cluster_covariance, fit_grouped};
+/// use briscola::stats::{Cluster, LogisticOptions, cluster_covariance, fit_grouped};
 /// let x = ndarray::array![[1.0], [-1.0]];
-/// // Two clusters whose rows agree: the robust variance exceeds the model-based one.
-/// let clusters = vec![vec![[3, 4], [1, 4]], vec![[2, 4], [2, 4]], vec![[4, 4], [0, 4]]];
+/// // Clusters whose rows agree: the robust variance exceeds the model-based one.
+/// let cluster = |a, b| Cluster { counts: vec![[a, 4], [b, 4]], weight: 1 };
+/// let clusters = [cluster(3, 1), cluster(2, 2), cluster(4, 0)];
 /// let fit = fit_grouped(&x, &[9, 3], &[12, 12], &LogisticOptions::default()).unwrap();
 /// let v = cluster_covariance(&x, &fit, &clusters).unwrap();
 /// assert!(v[1][1] > fit.covariance[1][1]);
@@ -33,7 +56,7 @@ use super::logistic::LogisticFit;
 pub fn cluster_covariance(
     x_rows: &Array2<f64>,
     fit: &LogisticFit,
-    clusters: &[Vec<[u64; 2]>],
+    clusters: &[Cluster],
 ) -> Result<Vec<Vec<f64>>, StatsError> {
     let what = "cluster_covariance";
     let k = fit.coefficients.len();
@@ -46,10 +69,11 @@ pub fn cluster_covariance(
             right: k,
         });
     }
-    if clusters.len() < 2 {
+    let g = Cluster::counted(clusters);
+    if g < 2 {
         return Err(StatsError::TooFew {
             what,
-            n: clusters.len(),
+            n: g as usize,
             needed: 2,
         });
     }
@@ -70,18 +94,18 @@ pub fn cluster_covariance(
         })
         .collect();
     let mut meat = vec![vec![0.0; k]; k];
-    for cluster in clusters {
-        if cluster.len() != rows.len() {
+    for Cluster { counts, weight } in clusters {
+        if counts.len() != rows.len() {
             return Err(StatsError::LengthMismatch {
                 what,
                 left_name: "x rows",
                 left: rows.len(),
                 right_name: "a cluster's rows",
-                right: cluster.len(),
+                right: counts.len(),
             });
         }
         let mut u = vec![0.0; k];
-        for ((x, &[s, t]), p) in rows.iter().zip(cluster).zip(&p) {
+        for ((x, &[s, t]), p) in rows.iter().zip(counts).zip(&p) {
             if s > t {
                 return Err(StatsError::SuccessesExceedTrials {
                     what,
@@ -96,11 +120,11 @@ pub fn cluster_covariance(
         }
         for (i, row) in meat.iter_mut().enumerate() {
             for (j, m) in row.iter_mut().enumerate() {
-                *m += u[i] * u[j];
+                *m += *weight as f64 * u[i] * u[j];
             }
         }
     }
-    let g = clusters.len() as f64;
+    let g = g as f64;
     let c = &fit.covariance;
     let product = |a: &[Vec<f64>], b: &[Vec<f64>]| -> Vec<Vec<f64>> {
         (0..k)
@@ -161,10 +185,13 @@ mod tests {
         ]
     }
 
-    fn clusters() -> Vec<Vec<[u64; 2]>> {
+    fn clusters() -> Vec<Cluster> {
         S.iter()
             .zip(&T)
-            .map(|(s, t)| s.iter().zip(t).map(|(&s, &t)| [s, t]).collect())
+            .map(|(s, t)| Cluster {
+                counts: s.iter().zip(t).map(|(&s, &t)| [s, t]).collect(),
+                weight: 1,
+            })
             .collect()
     }
 
@@ -175,9 +202,10 @@ mod tests {
         fit_grouped(&design(), &sum(&S), &sum(&T), &LogisticOptions::default()).unwrap()
     }
 
-    /// Expected values (`tests/data/league_cluster_vcov.R`), R 4.2.2 on the same data ungrouped to one row per comparison with its
-    /// deal, `fit <- glm(y ~ x1 + x2, family = binomial, control = glm.control(epsilon =
-    /// 1e-14))`, printed with `options(digits = 17)` (here to 15 significant digits):
+    /// Expected values (`tests/data/league_cluster_vcov.R`), R 4.2.2 on the same data ungrouped
+    /// to one row per comparison with its deal, `fit <- glm(y ~ x1 + x2, family = binomial,
+    /// control = glm.control(epsilon = 1e-14, maxit = 100))`, printed with
+    /// `options(digits = 17)` (here to 15 significant digits):
     /// - `exact`: the formula by hand at the optimum, `B <- solve(t(X) %*% (X * p * (1 - p)))`,
     ///   `u_g <- colSums(X[deal == g, ] * (y - p)[deal == g])`,
     ///   `G / (G - 1) * B %*% (sum_g u_g u_g') %*% B`;
@@ -214,6 +242,28 @@ mod tests {
         assert!((m - 0.0500882118974418).abs() < 1e-12, "{m}");
     }
 
+    /// A weight of 2 is the cluster listed twice.
+    #[test]
+    fn a_weight_counts_identical_clusters() {
+        let fit = fitted();
+        let mut listed = clusters();
+        listed.push(listed[4].clone());
+        let mut weighted = clusters();
+        weighted[4].weight = 2;
+        let (a, b) = (
+            cluster_covariance(&design(), &fit, &listed).unwrap(),
+            cluster_covariance(&design(), &fit, &weighted).unwrap(),
+        );
+        for i in 0..3 {
+            for j in 0..3 {
+                assert!(
+                    (a[i][j] - b[i][j]).abs() <= 1e-15 * a[i][j].abs(),
+                    "[{i}][{j}]"
+                );
+            }
+        }
+    }
+
     #[test]
     fn one_cluster_or_a_ragged_cluster_is_an_error() {
         let fit = fitted();
@@ -223,13 +273,13 @@ mod tests {
             Err(StatsError::TooFew { n: 1, .. })
         ));
         let mut ragged = c.clone();
-        ragged[3].pop();
+        ragged[3].counts.pop();
         assert!(matches!(
             cluster_covariance(&design(), &fit, &ragged),
             Err(StatsError::LengthMismatch { .. })
         ));
         let mut bad = c;
-        bad[0][0] = [4, 3];
+        bad[0].counts[0] = [4, 3];
         assert!(matches!(
             cluster_covariance(&design(), &fit, &bad),
             Err(StatsError::SuccessesExceedTrials { .. })

@@ -26,7 +26,7 @@ pub mod wilson;
 
 pub use binom_test::{binom_test, bonferroni};
 pub use chi_square::{ChiSquareTest, chi_square_1df_p, chi_square_sf, chi_square_yates};
-pub use cluster_covariance::cluster_covariance;
+pub use cluster_covariance::{Cluster, cluster_covariance};
 pub use correlation::{average_ranks, pearson, pearson_runs, spearman, spearman_runs};
 pub use error::StatsError;
 pub use holm::holm;

@@ -95,6 +95,7 @@ fn pairs_from_counts() -> Vec<PairResult> {
                 b_win: zero(),
                 points_variance: v,
                 score_variance: v,
+                deal_outcomes: None,
             }
         })
         .collect()
@@ -172,6 +173,149 @@ fn bradley_terry_ratings_match_r_glm() {
         ranks,
         [("greedy", 1), ("hoarder", 2), ("counter", 3), ("random", 4)]
             .map(|(p, k)| (p.to_string(), k))
+    );
+}
+
+/// The pairs of `tests/data/league_paired_deals.csv`: per pair, how each deal's two games went.
+fn pairs_from_deals() -> Vec<PairResult> {
+    let mut tables: Vec<(String, String, [[u64; 3]; 3])> = Vec::new();
+    for l in include_str!("../data/league_paired_deals.csv")
+        .lines()
+        .skip(1)
+    {
+        let f: Vec<&str> = l.split(',').collect();
+        let (x, y, n): (usize, usize, u64) = (
+            f[2].parse().unwrap(),
+            f[3].parse().unwrap(),
+            f[4].parse().unwrap(),
+        );
+        if tables
+            .last()
+            .is_none_or(|(a, b, _)| (a.as_str(), b.as_str()) != (f[0], f[1]))
+        {
+            tables.push((f[0].to_string(), f[1].to_string(), [[0; 3]; 3]));
+        }
+        tables.last_mut().unwrap().2[x][y] += n;
+    }
+    let v = briscola::results::league::VarianceComparison::from_variances(1.0, 2.0);
+    tables
+        .into_iter()
+        .map(|(a, b, t)| {
+            let row = |x: usize| t[x].iter().sum::<u64>();
+            let col = |y: usize| (0..3).map(|x| t[x][y]).sum::<u64>();
+            let deals = (0..3).map(row).sum();
+            PairResult {
+                a,
+                b,
+                a_first: SeatingCounts {
+                    games: deals,
+                    a_wins: row(0),
+                    b_wins: row(1),
+                    draws: row(2),
+                },
+                b_first: SeatingCounts {
+                    games: deals,
+                    b_wins: col(0),
+                    a_wins: col(1),
+                    draws: col(2),
+                },
+                a_points: zero(),
+                b_points: None,
+                a_score: zero(),
+                a_win: zero(),
+                b_win: zero(),
+                points_variance: v,
+                score_variance: v,
+                deal_outcomes: Some(t),
+            }
+        })
+        .collect()
+}
+
+/// On paired deals a deal's two games are correlated, so the fit's standard errors are
+/// clustered by deal. Expected values: `tests/data/league_paired_r.csv`, from R 4.2.2 and
+/// sandwich 3.0-2 (`tests/data/league_paired_vcov.R`: the sandwich by hand at the optimum,
+/// and `vcovCL(fit, cluster = deal, type = "HC0")`, on the games ungrouped).
+#[test]
+fn paired_league_errors_are_clustered_by_deal() {
+    let text = include_str!("../data/league_paired_r.csv");
+    assert!(text.starts_with("# R version 4.2.2"), "names its R");
+    let want: BTreeMap<&str, Vec<f64>> = text
+        .lines()
+        .skip(2)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0], f[1..].iter().filter_map(|x| x.parse().ok()).collect())
+        })
+        .collect();
+    let settings = LeagueSettings {
+        rules: Default::default(),
+        seed: 1,
+        games_per_pair: 60,
+        paired: true,
+        policies: vec![
+            spec("greedy", PolicyKind::Greedy),
+            spec("hoarder", PolicyKind::Hoarder),
+            spec("counter", PolicyKind::Counter),
+        ],
+        reference: "greedy".into(),
+        confidence: 0.95,
+        anchors: vec![],
+        agents: vec![],
+    };
+    let r = league_results("t", "t", &settings, pairs_from_deals(), None).unwrap();
+    let close = |ours: f64, theirs: f64, rel: f64, what: &str| {
+        assert!(
+            (ours - theirs).abs() <= rel * theirs.abs(),
+            "{what}: ours {ours:e}, R {theirs:e}"
+        );
+    };
+    let c = r
+        .fit
+        .clustered
+        .as_ref()
+        .expect("paired deals are clustered");
+    assert_eq!(c.deals as f64, want["clusters"][0]);
+    let ours = [
+        (
+            "(Intercept)",
+            r.fit.seat_advantage.value,
+            r.fit.seat_advantage.std_error,
+        ),
+        (
+            "hoarder",
+            r.ratings[1].rating.value,
+            r.ratings[1].rating.std_error,
+        ),
+        (
+            "counter",
+            r.ratings[2].rating.value,
+            r.ratings[2].rating.std_error,
+        ),
+    ];
+    for (i, (term, value, se)) in ours.into_iter().enumerate() {
+        let w = &want[term];
+        close(value, w[0], 1e-9, term);
+        close(se, w[1], 1e-9, term);
+        close(se, w[2], 1e-7, term);
+        close(c.robust_std_errors[i], w[1], 1e-9, term);
+        close(c.model_std_errors[i], w[3], 1e-9, term);
+    }
+    // Pairing narrows the ratings' errors and widens the seat advantage's.
+    assert!(c.ratio_range[1] < 0.95, "{:?}", c.ratio_range);
+    assert!(c.seat_ratio > 1.05, "{}", c.seat_ratio);
+    let seat = want["(Intercept)"][1] / want["(Intercept)"][3];
+    close(c.seat_ratio, seat, 1e-9, "seat ratio");
+    // Unpaired (no deal outcomes): the model-based errors.
+    let mut unpaired = pairs_from_deals();
+    unpaired.iter_mut().for_each(|p| p.deal_outcomes = None);
+    let m = league_results("t", "t", &settings, unpaired, None).unwrap();
+    assert!(m.fit.clustered.is_none());
+    close(
+        m.ratings[1].rating.std_error,
+        want["hoarder"][3],
+        1e-9,
+        "model se",
     );
 }
 

@@ -13,7 +13,7 @@
 //! seatings and its job depend on all three of its policies.
 
 use crate::analysis::league_fit::league_results;
-use crate::analysis::league_pair::{pair_result, point_columns, seat_points};
+use crate::analysis::league_pair::{deal_outcomes, pair_result, point_columns, seat_points};
 use crate::analysis::league_table::{
     Seating, deal_clusters, pairs as table_pairs, permutations, scores as table_scores, standings,
 };
@@ -175,6 +175,10 @@ pub fn jobs(league: &League) -> Vec<Job> {
         if league.has_rules() {
             params["columns"] = serde_json::json!(columns);
         }
+        let paired = league.paired;
+        if paired {
+            params["paired"] = serde_json::json!(true);
+        }
         jobs.push(Job {
             id,
             stage: StageName::League,
@@ -191,7 +195,9 @@ pub fn jobs(league: &League) -> Vec<Job> {
                 };
                 let x = seat_points(path(&dep_ab)?, columns)?;
                 let y = seat_points(path(&dep_ba)?, columns)?;
-                let r = pair_result(&an, &bn, &x, &y, conf)?;
+                let mut r = pair_result(&an, &bn, &x, &y, conf)?;
+                // On paired deals a deal's two games are correlated: the fit clusters them.
+                r.deal_outcomes = paired.then(|| deal_outcomes(&x, &y));
                 write_json(&out.join(PAIR_FILE), &r)
             }),
         });
