@@ -10,7 +10,7 @@ pub use crate::report::ReportFormat;
 use serde::{Deserialize, Serialize};
 
 use super::policy_defs::PolicyResolver;
-use crate::policy::{PolicyKind, PolicySpec, TieBreak};
+use crate::policy::{PolicyKind, PolicySpec, TieBreak, threshold_problem};
 use crate::tournament::{DealSourceKind, TournamentSpec};
 
 pub use crate::tournament::MAX_GAMES;
@@ -649,21 +649,26 @@ impl Config {
 
     /// `[simulate] policies` is a non-empty list of distinct defined policies.
     fn check_simulate_policies(&self) -> Result<(), (String, String)> {
-        let sim = &self.simulate;
-        if sim.policies.is_empty() {
+        self.check_policy_list("simulate.policies", &self.simulate.policies)
+    }
+
+    /// The policy list `list` (the field `field`) is non-empty and names distinct defined
+    /// policies.
+    fn check_policy_list(&self, field: &str, list: &[String]) -> Result<(), (String, String)> {
+        if list.is_empty() {
             return Err(bad(
-                "simulate.policies",
+                field,
                 format!(
                     "the list is empty; list at least one defined policy (defined: {})",
                     self.defined_policies()
                 ),
             ));
         }
-        let mut seen = std::collections::BTreeSet::new();
-        for (i, p) in sim.policies.iter().enumerate() {
-            if !seen.insert(p) {
+        for (i, p) in list.iter().enumerate() {
+            let at = format!("{field}[{i}]");
+            if list[..i].contains(p) {
                 return Err(bad(
-                    &format!("simulate.policies[{i}]"),
+                    &at,
                     format!(
                         "policy `{p}` is listed twice; each name may appear once in the matchup order"
                     ),
@@ -671,7 +676,7 @@ impl Config {
             }
             if !self.policies.contains_key(p) {
                 return Err(bad(
-                    &format!("simulate.policies[{i}]"),
+                    &at,
                     format!(
                         "`{p}` has no [policies.{p}] section; use one of the defined policies ({}) or add that section",
                         self.defined_policies()
@@ -685,21 +690,8 @@ impl Config {
     /// Only hoarder and counter policies have a threshold, and it is at most `MAX_THRESHOLD`.
     fn check_thresholds(&self) -> Result<(), (String, String)> {
         for (name, p) in &self.policies {
-            if p.kind == PolicyKind::Greedy && p.threshold.is_some() {
-                return Err(bad(
-                    &format!("policies.{name}.threshold"),
-                    "a greedy policy has no threshold; remove the field (it applies to kind = \"hoarder\" and \"counter\")".into(),
-                ));
-            }
-            if let Some(t) = p.threshold
-                && t > MAX_THRESHOLD
-            {
-                return Err(bad(
-                    &format!("policies.{name}.threshold"),
-                    format!(
-                        "{t} points is out of range; use 0 to {MAX_THRESHOLD} (a led card is worth at most 11 points, so 12 or more means never overtrump)"
-                    ),
-                ));
+            if let Some(message) = p.threshold.and_then(|t| threshold_problem(p.kind, t)) {
+                return Err(bad(&format!("policies.{name}.threshold"), message));
             }
         }
         Ok(())
@@ -900,59 +892,24 @@ impl Config {
         name: &str,
         v: &VariantSection,
     ) -> Result<(), (String, String)> {
-        let bad = |field: String, message: String| (field, message);
         let list = v.policies.as_ref().unwrap_or(&self.simulate.policies);
-        if list.is_empty() {
-            return Err(bad(
-                format!("variants.{name}.policies"),
-                format!(
-                    "the list is empty; list at least one defined policy ({})",
-                    self.defined_policies()
-                ),
-            ));
-        }
-        let mut seen = std::collections::BTreeSet::new();
-        for (i, p) in list.iter().enumerate() {
-            let field = format!("variants.{name}.policies[{i}]");
-            if !seen.insert(p) {
-                return Err(bad(
-                    field,
-                    format!(
-                        "policy `{p}` is listed twice; each name may appear once in the matchup order"
-                    ),
-                ));
-            }
-            if !self.policies.contains_key(p) {
-                return Err(bad(
-                    field,
-                    format!(
-                        "`{p}` has no [policies.{p}] section; use one of the defined policies ({})",
-                        self.defined_policies()
-                    ),
-                ));
-            }
-        }
+        self.check_policy_list(&format!("variants.{name}.policies"), list)?;
         for (p, o) in &v.policy {
             let field = format!("variants.{name}.policy.{p}");
             if !list.contains(p) {
                 return Err(bad(
-                    field,
+                    &field,
                     format!(
                         "`{p}` is not one of this study's policies ({})",
                         list.join(", ")
                     ),
                 ));
             }
-            if let Some(t) = o.threshold {
-                if self.policies[p].kind == PolicyKind::Greedy {
-                    return Err(bad(format!("{field}.threshold"), "a greedy policy has no threshold; remove the field (it applies to kind = \"hoarder\" and \"counter\")".into()));
-                }
-                if t > MAX_THRESHOLD {
-                    return Err(bad(
-                        format!("{field}.threshold"),
-                        format!("{t} points is out of range; use 0 to {MAX_THRESHOLD}"),
-                    ));
-                }
+            if let Some(message) = o
+                .threshold
+                .and_then(|t| threshold_problem(self.policies[p].kind, t))
+            {
+                return Err(bad(&format!("{field}.threshold"), message));
             }
         }
         for (what, p) in [
@@ -962,7 +919,7 @@ impl Config {
         ] {
             if !list.contains(p) {
                 return Err(bad(
-                    format!("variants.{name}.policies"),
+                    &format!("variants.{name}.policies"),
                     format!(
                         "`{p}` ({what}) is not among this study's policies; every study must include it"
                     ),

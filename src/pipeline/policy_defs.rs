@@ -14,8 +14,8 @@ use crate::policy::builtin_defs::as_builtin;
 use crate::policy::lang::{RuleProgram, parse_condition};
 use crate::policy::onnx::{Encoding, OnnxModel};
 use crate::policy::{
-    DEFAULT_HORIZON, DEFAULT_WORLDS, MAX_HORIZON, MAX_WORLDS, PolicyDef, PolicyKind, PolicySpec,
-    Prob, TieBreak,
+    DEFAULT_HORIZON, DEFAULT_THRESHOLD, DEFAULT_WORLDS, MAX_HORIZON, MAX_WORLDS, PolicyDef,
+    PolicyKind, PolicySpec, Prob, TieBreak, threshold_problem,
 };
 
 /// A policy error: the dotted field, what is wrong and what is valid, and (for an error inside
@@ -145,14 +145,9 @@ impl<'a> PolicyResolver<'a> {
         match p.kind {
             PolicyKind::Greedy | PolicyKind::Random => {}
             PolicyKind::Hoarder | PolicyKind::Counter => {
-                let t = p.threshold.unwrap_or(10);
-                if t > MAX_THRESHOLD {
-                    return Err(err(
-                        f("threshold"),
-                        format!(
-                            "{t} points is out of range; use 0 to {MAX_THRESHOLD} (a led card is worth at most 11 points, so 12 or more means never overtrump)"
-                        ),
-                    ));
+                let t = p.threshold.unwrap_or(DEFAULT_THRESHOLD);
+                if let Some(message) = threshold_problem(p.kind, t) {
+                    return Err(err(f("threshold"), message));
                 }
                 spec.threshold = t;
             }

@@ -64,6 +64,30 @@ pub const DEFAULT_THRESHOLD: u8 = 10;
 /// above mean "never overtrump").
 pub const MAX_THRESHOLD: u8 = 22;
 
+/// Why a policy of `kind` cannot be given the overtrump threshold `threshold`, if it cannot: a
+/// greedy policy has none, and a threshold is at most [`MAX_THRESHOLD`]. Every config section
+/// that sets a threshold checks it here.
+///
+/// ```
+/// use briscola::policy::{PolicyKind, threshold_problem};
+/// assert_eq!(threshold_problem(PolicyKind::Hoarder, 10), None);
+/// assert!(threshold_problem(PolicyKind::Counter, 23).unwrap().contains("out of range"));
+/// assert!(threshold_problem(PolicyKind::Greedy, 3).unwrap().contains("no threshold"));
+/// ```
+pub fn threshold_problem(kind: PolicyKind, threshold: u8) -> Option<String> {
+    if kind == PolicyKind::Greedy {
+        return Some(
+            "a greedy policy has no threshold; remove the field (it applies to kind = \"hoarder\" and \"counter\")"
+                .into(),
+        );
+    }
+    (threshold > MAX_THRESHOLD).then(|| {
+        format!(
+            "{threshold} points is out of range; use 0 to {MAX_THRESHOLD} (a led card is worth at most 11 points, so 12 or more means never overtrump)"
+        )
+    })
+}
+
 /// Which rule a policy follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -157,6 +157,12 @@ impl TablePolicy {
             trumps_last: spec.kind != PolicyKind::Greedy,
         })
     }
+
+    /// The policy itself, as the two-player standard game plays it (where no seat has a
+    /// partner, so the reading never applies).
+    pub fn inner(&self) -> &AnyPolicy {
+        &self.inner
+    }
 }
 
 impl Policy for TablePolicy {

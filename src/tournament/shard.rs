@@ -215,7 +215,15 @@ impl ShardSpec {
             return Err(err(message));
         }
         let build = |p: &PolicySpec| {
-            TablePolicy::new(p, &rules, self.reading).map_err(|e| err(e.to_string()))
+            TablePolicy::new(p, &rules, self.reading).map_err(|e| match e {
+                // A definition that does not build is the policy's fault, not the rules'.
+                crate::policy::VariantFitError::Build { message, .. } => ShardError::Policy {
+                    g1: self.g1.name.clone(),
+                    g2: self.g2.name.clone(),
+                    message,
+                },
+                e => err(e.to_string()),
+            })
         };
         Ok((rules, build(&self.g1)?, build(&self.g2)?))
     }
@@ -228,8 +236,6 @@ impl ShardSpec {
         chunk: &mut dyn FnMut(u64, Vec<super::PlayedGame>) -> bool,
     ) -> Result<(), ShardError> {
         let stream = self.stream()?;
-        let p1 = self.policy(&self.g1)?;
-        let p2 = self.policy(&self.g2)?;
         let (rules, t1, t2) = self.table_policies()?;
         if rules.players() > 2 {
             return Err(ShardError::Rules {
@@ -242,6 +248,20 @@ impl ShardSpec {
                 ),
             });
         }
+        self.play_policy_chunks(stream, &rules, [&t1, &t2], chunk);
+        Ok(())
+    }
+
+    /// [`ShardSpec::play_chunks`] with the stream, the validated two-player rules and the two
+    /// sides' policies already built: the standard game through each policy's own
+    /// `choose` (`play_game`), a variant through the general engine.
+    fn play_policy_chunks(
+        &self,
+        stream: DealStream,
+        rules: &crate::game::Rules,
+        sides: [&TablePolicy; 2],
+        chunk: &mut dyn FnMut(u64, Vec<super::PlayedGame>) -> bool,
+    ) {
         let keys = seat_keys(self.seed, self.g1.stream_name(), self.g2.stream_name());
         self.deck_chunks(stream, &mut |done, first_id, decks| {
             let streams = BatchStreams {
@@ -249,13 +269,12 @@ impl ShardSpec {
                 keys: &keys,
             };
             let played = if rules.is_standard() {
-                play_batch(decks, streams, &p1, &p2)
+                play_batch(decks, streams, sides[0].inner(), sides[1].inner())
             } else {
-                play_batch_table(&rules, decks, streams, &t1, &t2)
+                play_batch_table(rules, decks, streams, sides[0], sides[1])
             };
             chunk(first_id, played)
         });
-        Ok(())
     }
 
     /// Deal the shard's games from `stream` in chunks of at most [`CHUNK_GAMES`], in game
@@ -281,15 +300,6 @@ impl ShardSpec {
         }
     }
 
-    /// One side's policy, built (an error names the matchup).
-    fn policy(&self, p: &PolicySpec) -> Result<crate::policy::AnyPolicy, ShardError> {
-        p.try_build().map_err(|e| ShardError::Policy {
-            g1: self.g1.name.clone(),
-            g2: self.g2.name.clone(),
-            message: e.to_string(),
-        })
-    }
-
     /// Play the shard's two-player games in chunks as the simulate stage keeps them
     /// ([`OutcomeChunk`], with the tricks when [`ShardSpec::trick_log`] is set), calling `chunk`
     /// with each in game order; stops early when `chunk` returns false. Policies that have key
@@ -298,10 +308,13 @@ impl ShardSpec {
     /// tricks as `play_game`'s.
     fn play_outcome_chunks(
         &self,
+        stream: DealStream,
+        rules: &crate::game::Rules,
+        sides: [&TablePolicy; 2],
         chunk: &mut dyn FnMut(OutcomeChunk) -> bool,
-    ) -> Result<(), ShardError> {
-        if let Some([a, b]) = self.key_tables()? {
-            self.deck_chunks(self.stream()?, &mut |_, first_id, decks| {
+    ) {
+        if let Some([a, b]) = key_tables(rules, sides) {
+            self.deck_chunks(stream, &mut |_, first_id, decks| {
                 chunk(OutcomeChunk::play_keyed(
                     first_id,
                     decks,
@@ -309,30 +322,12 @@ impl ShardSpec {
                     self.trick_log,
                 ))
             });
-            return Ok(());
+            return;
         }
         let keep = self.trick_log;
-        self.play_chunks(&mut |first_id, played| {
+        self.play_policy_chunks(stream, rules, sides, &mut |first_id, played| {
             chunk(OutcomeChunk::from_played(first_id, played, keep))
-        })
-    }
-
-    /// Both seats' key tables, when the shard is played under the standard rules by two
-    /// policies that have them.
-    fn key_tables(&self) -> Result<Option<[KeyTables; 2]>, ShardError> {
-        let (rules, _, _) = self.table_policies()?;
-        if !rules.is_standard() {
-            return Ok(None);
-        }
-        Ok(
-            match (
-                self.policy(&self.g1)?.key_tables(),
-                self.policy(&self.g2)?.key_tables(),
-            ) {
-                (Some(a), Some(b)) => Some([a, b]),
-                _ => None,
-            },
-        )
+        });
     }
 
     /// Play the shard and write `games.parquet`, `shard.json` (with Table 5's counts) and, when
@@ -391,7 +386,7 @@ impl ShardSpec {
                 w.finish()
             });
             let mut done = 0u64;
-            let played = self.play_outcome_chunks(&mut |chunk| {
+            self.play_outcome_chunks(stream, &rules, [&t1, &t2], &mut |chunk| {
                 for o in &chunk.outcomes {
                     match o.winner() {
                         None => ties += 1,
@@ -430,7 +425,7 @@ impl ShardSpec {
             };
             let written = joined(writer, &games_path);
             let tricks_written = joined(trick_writer, &tricks_path);
-            played.and(written).and(tricks_written)
+            written.and(tricks_written)
         });
         written?;
         let summary = ShardSummary {
@@ -449,6 +444,17 @@ impl ShardSpec {
         })?;
         Ok(summary)
     }
+}
+
+/// Both sides' key tables, when the game is the standard one and both policies have them.
+fn key_tables(rules: &crate::game::Rules, sides: [&TablePolicy; 2]) -> Option<[KeyTables; 2]> {
+    if !rules.is_standard() {
+        return None;
+    }
+    Some([
+        sides[0].inner().key_tables()?,
+        sides[1].inner().key_tables()?,
+    ])
 }
 
 /// Why the shard tables cannot hold games of `rules` read under `reading`, if they cannot: they

@@ -271,6 +271,36 @@ fn cases() -> Vec<Case> {
             line_of: Some("[variants.same]"),
         },
         Case {
+            name: "duplicate policy in a variant's list",
+            edit: |t| {
+                format!(
+                    "{t}\n[variants.rep]\nlabel = \"x\"\npolicies = [\"greedy\", \"hoarder\", \"counter\", \"hoarder\"]\n"
+                )
+            },
+            field: "variants.rep.policies[3]",
+            line_of: Some("\"counter\", \"hoarder\"]"),
+        },
+        Case {
+            name: "undefined policy in a variant's list",
+            edit: |t| {
+                format!(
+                    "{t}\n[variants.rep]\nlabel = \"x\"\npolicies = [\"greedy\", \"hoarder\", \"nobody\"]\n"
+                )
+            },
+            field: "variants.rep.policies[2]",
+            line_of: Some("\"nobody\"]"),
+        },
+        Case {
+            name: "variant threshold override on greedy",
+            edit: |t| {
+                format!(
+                    "{t}\n[variants.rep]\nlabel = \"x\"\n\n[variants.rep.policy.greedy]\nthreshold = 5\n"
+                )
+            },
+            field: "variants.rep.policy.greedy.threshold",
+            line_of: None,
+        },
+        Case {
             name: "no policies at all",
             edit: |t| {
                 remove_section(
