@@ -178,7 +178,11 @@ pub fn league_results(
     };
     let fit = fit_grouped(&data.x, &data.g1_wins, &data.decisive, &options)?;
     let paired = paired_clusters(&pairs);
-    let (covariance, clustered) = match deals.or(paired.as_deref()) {
+    // Fewer than two clusters (a degenerate league) cannot carry a clustered variance.
+    let clusters = deals
+        .or(paired.as_deref())
+        .filter(|c| Cluster::counted(c) >= 2);
+    let (covariance, clustered) = match clusters {
         Some(deals) => {
             let (v, c) = clustered_errors(&data, &fit, deals)?;
             (v, Some(c))
@@ -380,4 +384,49 @@ pub fn is_paper_kind(kind: PolicyKind) -> bool {
         kind,
         PolicyKind::Greedy | PolicyKind::Hoarder | PolicyKind::Counter
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::league_pair::{deal_outcomes, pair_result};
+
+    /// The clusters built from the pair jobs' `deal_outcomes` sum to the counts the fit reads,
+    /// row by row, for pairs summarised from real games (wins, losses and draws in both
+    /// seatings): the stage's x/y and the fit's rows agree.
+    #[test]
+    fn paired_clusters_sum_to_the_fits_counts() {
+        let games = |k: u64| -> (Vec<[u64; 2]>, Vec<[u64; 2]>) {
+            let ab = (0..7).map(|j| [[70, 50], [50, 70], [60, 60]][((j + k) % 3) as usize]);
+            let ba = (0..7).map(|j| [[80, 40], [60, 60], [30, 90]][((j * 2 + k) % 3) as usize]);
+            (ab.collect(), ba.collect())
+        };
+        let names = ["p", "q", "r"].map(String::from);
+        let mut pairs = Vec::new();
+        for (k, (a, b)) in [(0, 1), (0, 2), (1, 2)].into_iter().enumerate() {
+            let (ab, ba) = games(k as u64);
+            let mut pr = pair_result(&names[a], &names[b], &ab, &ba, 0.95).unwrap();
+            pr.deal_outcomes = Some(deal_outcomes(&ab, &ba));
+            pairs.push(pr);
+        }
+        let data = bradley_terry_data(&names, "p", &pairs);
+        let clusters = paired_clusters(&pairs).expect("every pair is paired");
+        for r in 0..6 {
+            let sum =
+                |i: usize| -> u64 { clusters.iter().map(|c| c.weight * c.counts[r][i]).sum() };
+            assert_eq!(
+                (sum(0), sum(1)),
+                (data.g1_wins[r], data.decisive[r]),
+                "row {r}"
+            );
+        }
+        // Deals whose two games were both drawn are no cluster.
+        let drawn = clusters
+            .iter()
+            .filter(|c| c.counts.iter().all(|&[_, t]| t == 0));
+        assert_eq!(
+            Cluster::counted(&clusters),
+            3 * 7 - drawn.map(|c| c.weight).sum::<u64>()
+        );
+    }
 }

@@ -64,22 +64,24 @@ pub const DEFAULT_THRESHOLD: u8 = 10;
 /// above mean "never overtrump").
 pub const MAX_THRESHOLD: u8 = 22;
 
-/// Why a policy of `kind` cannot be given the overtrump threshold `threshold`, if it cannot: a
-/// greedy policy has none, and a threshold is at most [`MAX_THRESHOLD`]. Every config section
-/// that sets a threshold checks it here.
+/// Why a policy of `kind` cannot be given the overtrump threshold `threshold`, if it cannot:
+/// only hoarder and counter have one, and it is at most [`MAX_THRESHOLD`]. Every config
+/// section that sets a threshold (`[policies.*]`, a variant's `[variants.*.policy.*]`) checks
+/// it here.
 ///
 /// ```
 /// use briscola::policy::{PolicyKind, threshold_problem};
 /// assert_eq!(threshold_problem(PolicyKind::Hoarder, 10), None);
 /// assert!(threshold_problem(PolicyKind::Counter, 23).unwrap().contains("out of range"));
 /// assert!(threshold_problem(PolicyKind::Greedy, 3).unwrap().contains("no threshold"));
+/// assert!(threshold_problem(PolicyKind::Random, 3).unwrap().contains("no threshold"));
 /// ```
 pub fn threshold_problem(kind: PolicyKind, threshold: u8) -> Option<String> {
-    if kind == PolicyKind::Greedy {
-        return Some(
-            "a greedy policy has no threshold; remove the field (it applies to kind = \"hoarder\" and \"counter\")"
-                .into(),
-        );
+    if !matches!(kind, PolicyKind::Hoarder | PolicyKind::Counter) {
+        return Some(format!(
+            "a {} policy has no threshold; remove the field (it applies to kind = \"hoarder\" and \"counter\")",
+            kind.as_str()
+        ));
     }
     (threshold > MAX_THRESHOLD).then(|| {
         format!(

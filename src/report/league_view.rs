@@ -113,14 +113,16 @@ impl LeagueView {
 /// The clustered standard errors in words (see [`LeagueView::errors_note`]).
 fn errors_note(r: &LeagueResults) -> Option<String> {
     let c = r.fit.clustered.as_ref()?;
-    let (what, independent) = if r.settings.rules.players > 2 {
+    let (what, deals, independent) = if r.settings.rules.players > 2 {
         (
             "The three comparisons of one game, and the six seatings of one deal, are correlated",
+            "deals with a decisive comparison",
             "every comparison as an independent game",
         )
     } else {
         (
             "A deal's two games (the seats swapped) are correlated",
+            "deals over all pairs with a decisive game",
             "the two games of a deal as independent",
         )
     };
@@ -131,7 +133,7 @@ fn errors_note(r: &LeagueResults) -> Option<String> {
         format!("{lo} to {hi}")
     };
     Some(format!(
-        "{what}, so the ratings' and the seat advantage's standard errors are cluster-robust over deals ({} deals with a decisive game; the sandwich estimator with the deal as cluster, R's sandwich::vcovCL), and their Wald intervals use them. The ratings' standard errors are {times} times the model-based ones, which would treat {independent}; the seat advantage's is {} times.",
+        "{what}, so the ratings' and the seat advantage's standard errors are cluster-robust over deals ({} {deals}; the sandwich estimator with the deal as cluster, R's sandwich::vcovCL), and their Wald intervals use them. The ratings' standard errors are {times} times the model-based ones, which would treat {independent}; the seat advantage's is {} times.",
         thousands(i128::from(c.deals)),
         fixed(c.seat_ratio, 2)
     ))

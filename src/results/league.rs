@@ -199,8 +199,10 @@ pub struct LeagueFit {
     pub df_residual: u64,
     /// Newton iterations.
     pub newton_iterations: usize,
-    /// Three-player leagues: the ratings' and the intercept's standard errors are
-    /// cluster-robust over deals (absent for two-player leagues, whose are model-based).
+    /// Present when the ratings' and the intercept's standard errors are cluster-robust over
+    /// deals: a two-player league on paired deals (a cluster is one pair's deal, played in
+    /// both seatings) and a three-player league (a cluster is a deal, played in all six
+    /// seatings). Absent on unpaired deals, whose errors are model-based.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clustered: Option<ClusteredErrors>,
 }
@@ -208,7 +210,7 @@ pub struct LeagueFit {
 /// How a fit's cluster-robust standard errors compare with the model-based ones they replace.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ClusteredErrors {
-    /// Clusters (deals).
+    /// Clusters with a decisive game (two players: deals summed over the pairs).
     pub deals: u64,
     /// Per coefficient (the intercept, then each non-reference policy in league order): the
     /// model-based standard error, (X'WX)^{-1}'s.
