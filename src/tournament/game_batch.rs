@@ -6,6 +6,7 @@
 
 use rayon::prelude::*;
 
+use super::trick_log::TrickLog;
 use crate::game::{Deck, GameOutcome, Policy, SeatRng, TrickRecord, play_game};
 use crate::policy::{AnyPolicy, PairWork};
 
@@ -100,16 +101,9 @@ pub fn play_batch_generic<P1: Policy, P2: Policy>(
         .enumerate()
         .with_min_len(MIN_TASK)
         .map(|(i, d)| {
-            let mut tricks = [None; 20];
-            let mut n = 0usize;
-            let outcome = play_game(d, p1, p2, &mut streams.rngs(i), &mut |t: &TrickRecord| {
-                tricks[n] = Some(*t);
-                n += 1;
-            });
-            PlayedGame {
-                outcome,
-                tricks: tricks.map(|t| t.expect("a game has exactly 20 tricks")),
-            }
+            let (outcome, tricks) =
+                TrickLog::record(|log| play_game(d, p1, p2, &mut streams.rngs(i), log));
+            PlayedGame { outcome, tricks }
         })
         .collect()
 }

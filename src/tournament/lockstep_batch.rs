@@ -20,10 +20,11 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use crate::game::{Deck, Policy, SeatRng, SeatView, TrickRecord, play_game};
+use crate::game::{Deck, Policy, SeatRng, SeatView, play_game};
 use crate::policy::{AnyPolicy, CARDS, OnnxPolicy};
 
 use super::game_batch::{BatchStreams, PlayedGame};
+use super::trick_log::TrickLog;
 
 /// The lockstep block size for a pair of seats: the smaller batch of their network seats, or
 /// `None` when neither seat is a network with a batch above 1 (then the plain engine plays).
@@ -185,18 +186,10 @@ fn replay(
         policy: seats[1],
         memo,
     };
-    let mut tricks = [None; 20];
-    let mut n = 0usize;
-    let outcome = play_game(deck, &a, &b, &mut rngs, &mut |t: &TrickRecord| {
-        tricks[n] = Some(*t);
-        n += 1;
-    });
+    let (outcome, tricks) = TrickLog::record(|log| play_game(deck, &a, &b, &mut rngs, log));
     let g = memo.lock().unwrap_or_else(|e| e.into_inner());
     if g.pending.is_some() {
         return None;
     }
-    Some(PlayedGame {
-        outcome,
-        tricks: tricks.map(|t| t.expect("a game has exactly 20 tricks")),
-    })
+    Some(PlayedGame { outcome, tricks })
 }

@@ -22,6 +22,7 @@ mod table_batch;
 mod table_shard;
 mod tournament_run;
 mod tournament_spec;
+mod trick_log;
 
 pub use deal_source::{DRAWS_PER_GAME, DealSourceKind, DealStream, chacha_deck};
 pub use dotnet_random::DotNetRandom;

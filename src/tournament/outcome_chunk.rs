@@ -8,7 +8,8 @@
 use rayon::prelude::*;
 
 use super::game_batch::PlayedGame;
-use crate::game::{Deck, GameOutcome, KeyTables, NoTricks, TrickRecord, TrumpUse, play_keyed};
+use super::trick_log::TrickLog;
+use crate::game::{Deck, GameOutcome, KeyTables, NoTricks, TrumpUse, play_keyed};
 
 /// Games per parallel task (a task's games share nothing, so this only bounds scheduling).
 const MIN_TASK: usize = 512;
@@ -61,13 +62,7 @@ impl OutcomeChunk {
                 .par_iter()
                 .with_min_len(MIN_TASK)
                 .map(|d| {
-                    let mut tricks = [None; 20];
-                    let mut n = 0;
-                    let (outcome, u) = play_keyed(d, tables, &mut |t: &TrickRecord| {
-                        tricks[n] = Some(*t);
-                        n += 1;
-                    });
-                    let tricks = tricks.map(|t| t.expect("a game has exactly 20 tricks"));
+                    let ((outcome, u), tricks) = TrickLog::record(|log| play_keyed(d, tables, log));
                     (PlayedGame { outcome, tricks }, u)
                 })
                 .collect();

@@ -52,6 +52,25 @@ fn zero() -> Estimate {
     }
 }
 
+/// A pair with these seating counts; the estimates are placeholders (the fit reads the counts).
+fn pair(a: &str, b: &str, a_first: SeatingCounts, b_first: SeatingCounts) -> PairResult {
+    let v = briscola::results::league::VarianceComparison::from_variances(1.0, 2.0);
+    PairResult {
+        a: a.to_string(),
+        b: b.to_string(),
+        a_first,
+        b_first,
+        a_points: zero(),
+        b_points: None,
+        a_score: zero(),
+        a_win: zero(),
+        b_win: zero(),
+        points_variance: v,
+        score_variance: v,
+        deal_outcomes: None,
+    }
+}
+
 /// The pairs of `tests/data/league_counts.csv` (G1's wins and G2's wins per seating, no draws).
 fn pairs_from_counts() -> Vec<PairResult> {
     let text = include_str!("../data/league_counts.csv");
@@ -72,31 +91,22 @@ fn pairs_from_counts() -> Vec<PairResult> {
         .map(|c| {
             let ((a, b, aw, bl), (b2, a2, bw, al)) = (&c[0], &c[1]);
             assert_eq!((a, b), (a2, b2), "rows come in seat-swapped pairs");
-            let v = briscola::results::league::VarianceComparison::from_variances(1.0, 2.0);
-            PairResult {
-                a: a.clone(),
-                b: b.clone(),
-                a_first: SeatingCounts {
+            pair(
+                a,
+                b,
+                SeatingCounts {
                     games: aw + bl,
                     a_wins: *aw,
                     b_wins: *bl,
                     draws: 0,
                 },
-                b_first: SeatingCounts {
+                SeatingCounts {
                     games: bw + al,
                     a_wins: *al,
                     b_wins: *bw,
                     draws: 0,
                 },
-                a_points: zero(),
-                b_points: None,
-                a_score: zero(),
-                a_win: zero(),
-                b_win: zero(),
-                points_variance: v,
-                score_variance: v,
-                deal_outcomes: None,
-            }
+            )
         })
         .collect()
 }
@@ -197,36 +207,27 @@ fn pairs_from_deals() -> Vec<PairResult> {
         }
         tables.last_mut().unwrap().2[x][y] += n;
     }
-    let v = briscola::results::league::VarianceComparison::from_variances(1.0, 2.0);
     tables
         .into_iter()
         .map(|(a, b, t)| {
             let row = |x: usize| t[x].iter().sum::<u64>();
             let col = |y: usize| (0..3).map(|x| t[x][y]).sum::<u64>();
             let deals = (0..3).map(row).sum();
+            let a_first = SeatingCounts {
+                games: deals,
+                a_wins: row(0),
+                b_wins: row(1),
+                draws: row(2),
+            };
+            let b_first = SeatingCounts {
+                games: deals,
+                b_wins: col(0),
+                a_wins: col(1),
+                draws: col(2),
+            };
             PairResult {
-                a,
-                b,
-                a_first: SeatingCounts {
-                    games: deals,
-                    a_wins: row(0),
-                    b_wins: row(1),
-                    draws: row(2),
-                },
-                b_first: SeatingCounts {
-                    games: deals,
-                    b_wins: col(0),
-                    a_wins: col(1),
-                    draws: col(2),
-                },
-                a_points: zero(),
-                b_points: None,
-                a_score: zero(),
-                a_win: zero(),
-                b_win: zero(),
-                points_variance: v,
-                score_variance: v,
                 deal_outcomes: Some(t),
+                ..pair(&a, &b, a_first, b_first)
             }
         })
         .collect()
