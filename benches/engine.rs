@@ -1,8 +1,11 @@
 //! Benchmarks of the bare engine: shuffle + play, no logging, per ordered policy pair, on one
 //! thread (games/s/core). Run with `make bench`; figures go to BENCHMARKS.md.
 //!
-//! Every group times the same loop ([`play_games`]): deal `BATCH` games from one .NET
-//! `System.Random(42)` stream (the paper's Fisher-Yates, 39 draws per game) and play each.
+//! Every group deals `BATCH` games from one .NET `System.Random(42)` stream (the paper's
+//! Fisher-Yates, 39 draws per game, dealt as the simulate stage deals them) and plays them: one
+//! at a time ([`play_games`], the `engine`, `keyed`, `rules` and `table` groups), or in blocks
+//! through the batch path (`batch`: `play_keyed_batch`, games in SIMD lanes where the CPU has
+//! AVX-512; valgrind has none, so callgrind counts its scalar fallback).
 //!
 //! Instruction counts (repeatable on a loaded machine, unlike wall time): with
 //! `ENGINE_PLAY=<group>/<name>:<games>` the binary plays that case's loop once for `<games>`
@@ -12,7 +15,8 @@
 use criterion::{Criterion, Throughput};
 
 use briscola::game::{
-    Deck, KeyTables, NoTricks, Rules, RulesSpec, SeatRng, play_game, play_keyed, play_table,
+    Deck, KeyTables, NoTricks, Rules, RulesSpec, SeatRng, play_game, play_keyed, play_keyed_batch,
+    play_table,
 };
 use briscola::policy::{
     AnyPolicy, FollowReading, PairWork, Policy, PolicyKind, PolicySpec, TablePolicy, TieBreak,
@@ -20,6 +24,15 @@ use briscola::policy::{
 use briscola::tournament::DotNetRandom;
 
 const BATCH: u64 = 10_000;
+
+/// The next game's deck from the stream, as the simulate stage deals it (39 draws, then
+/// [`DotNetRandom::deck_from_draws`]).
+#[inline(always)]
+fn deal(rng: &mut DotNetRandom) -> Deck {
+    let mut draws = [0i32; 39];
+    rng.fill(&mut draws);
+    DotNetRandom::deck_from_draws(&draws)
+}
 
 /// Deal `games` games from `rng` and play each with `play` (given the deck and the game's seat
 /// streams); returns a checksum of G1's points so nothing is optimised away.
@@ -32,8 +45,7 @@ fn play_games(
 ) -> u32 {
     let mut acc = 0u32;
     for _ in 0..games {
-        let mut d = Deck::ordered();
-        d.shuffle_with(|m| rng.next_below(m));
+        let d = deal(rng);
         let mut rngs: [SeatRng; 4] = std::array::from_fn(|s| SeatRng::new([s as u8 + 1; 32], 0));
         acc += play(&d, &mut rngs[..seats]) as u32;
     }
@@ -84,14 +96,46 @@ fn keyed(group: &'static str, name: String, t1: KeyTables, t2: KeyTables) -> Cas
         run: Box::new(move |rng, games| {
             let mut acc = 0u32;
             for _ in 0..games {
-                let mut d = Deck::ordered();
-                d.shuffle_with(|m| rng.next_below(m));
+                let d = deal(rng);
                 acc += play_keyed(&d, [&t1, &t2], &mut NoTricks).0.points[0] as u32;
             }
             std::hint::black_box(acc)
         }),
     }
 }
+
+/// A two-player case through the batch path (`play_keyed_batch`, eight games in SIMD lanes
+/// where the CPU has AVX-512): the games are dealt into a block, then the block is played.
+fn batched(group: &'static str, name: String, t1: KeyTables, t2: KeyTables) -> Case {
+    Case {
+        group,
+        name,
+        run: Box::new(move |rng, games| {
+            let mut acc = 0u32;
+            let mut decks = Vec::with_capacity(BLOCK);
+            let mut left = games;
+            while left > 0 {
+                let n = left.min(BLOCK as u64);
+                decks.clear();
+                // Four games' shuffles at a time, as the simulate stage deals them.
+                let mut draws = [[0i32; 39]; 4];
+                for _ in 0..n / 4 {
+                    rng.fill(draws.as_flattened_mut());
+                    decks.extend(DotNetRandom::decks_from_draws(&draws));
+                }
+                decks.extend((0..n % 4).map(|_| deal(rng)));
+                for (o, _) in play_keyed_batch(&decks, [&t1, &t2]) {
+                    acc += o.points[0] as u32;
+                }
+                left -= n;
+            }
+            std::hint::black_box(acc)
+        }),
+    }
+}
+
+/// Games dealt before a batch is played (the simulate stage's tasks are of this order).
+const BLOCK: usize = 1024;
 
 fn cases() -> Vec<Case> {
     let spec = |k| PolicySpec::paper(k, TieBreak::AsReleased);
@@ -111,7 +155,8 @@ fn cases() -> Vec<Case> {
             let name = format!("{a:?}-vs-{b:?}").to_lowercase();
             let t1 = spec(a).build().key_tables().expect("a paper policy");
             let t2 = spec(b).build().key_tables().expect("a paper policy");
-            out.push(keyed("keyed", name, t1, t2));
+            out.push(keyed("keyed", name.clone(), t1.clone(), t2.clone()));
+            out.push(batched("batch", name, t1, t2));
         }
     }
     // The paper's policies as policy-language programs (the rule interpreter, not the built-in
@@ -134,7 +179,8 @@ fn cases() -> Vec<Case> {
                 .key_tables()
                 .expect("the shipped programs are keyed")
         };
-        out.push(keyed("keyed", name, tables(a), tables(b)));
+        out.push(keyed("keyed", name.clone(), tables(a), tables(b)));
+        out.push(batched("batch", name, tables(a), tables(b)));
     }
     // The general engine (`play_table`): the four-player partnership game and, for comparison,
     // the standard two-player game.
@@ -192,7 +238,7 @@ fn main() {
         .sample_size(20)
         .measurement_time(std::time::Duration::from_secs(3))
         .configure_from_args();
-    for group in ["engine", "keyed", "rules", "table"] {
+    for group in ["engine", "keyed", "batch", "rules", "table"] {
         let mut g = c.benchmark_group(group);
         g.throughput(Throughput::Elements(BATCH));
         for case in cases.iter().filter(|c| c.group == group) {

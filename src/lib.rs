@@ -5,7 +5,9 @@
 //! dependencies point one way, from the edges to the core:
 //! - [`game`]: cards, deck, Proposition 1, one game's play, and the interface a seat decides
 //!   through ([`game::Policy`], [`game::SeatView`]). Uses nothing else. No I/O, no clock, no
-//!   global RNG.
+//!   global RNG. The crate's only `unsafe` is here, in the batch path's AVX-512 kernel
+//!   ([`game::play_keyed_batch`]: gathers and loads from tables whose bounds its indices keep),
+//!   chosen at run time and equal to [`game::play_keyed`] game for game.
 //! - [`solve`]: exact search over open positions: the two-player minimax solver (alpha-beta
 //!   with a transposition table) and the N-player trick-feasibility search (`briscola solve`).
 //!   Uses `game`.

@@ -64,6 +64,32 @@ impl Deck {
         }
     }
 
+    /// `N` ordered decks shuffled as [`Deck::shuffle_with`] does, deck `j` with the bounded
+    /// draws `bounded[j]` (draw `i` below `40 - i`, as `next_below(40 - i)` returns), the decks'
+    /// swaps interleaved so that the processor overlaps them (one deck's swaps wait on its
+    /// own earlier ones). A draw out of its range is clamped to it.
+    ///
+    /// ```
+    /// use briscola::game::Deck;
+    /// let draws = [[0u32; 39], std::array::from_fn(|i| (39 - i) as u32)];
+    /// let [a, b] = Deck::shuffled(&draws);
+    /// let mut want = Deck::ordered();
+    /// want.shuffle_with(|_| 0);
+    /// assert_eq!(a, want);
+    /// assert_eq!(b, Deck::ordered()); // draw i = 39 - i swaps each card with itself
+    /// ```
+    #[inline]
+    pub fn shuffled<const N: usize>(bounded: &[[u32; 39]; N]) -> [Deck; N] {
+        let mut decks = [ORDERED; N];
+        for i in 0..39 {
+            let n = 39 - i;
+            for (d, draws) in decks.iter_mut().zip(bounded) {
+                d.0.swap(n, (draws[i] as usize).min(n));
+            }
+        }
+        decks
+    }
+
     /// The cards in deal order.
     #[inline]
     pub fn cards(&self) -> &[Card; 40] {

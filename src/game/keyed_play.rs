@@ -22,7 +22,7 @@ use super::play::{GameOutcome, Seat, TrickRecord, TrickSink};
 use super::trump_use::TrumpUse;
 
 /// Per `led * 64 + followed` (trump-relative ids, trump Oro): 1 when the leader wins.
-const LEADER_WINS: [u8; 64 * 64] = {
+pub(super) const LEADER_WINS: [u8; 64 * 64] = {
     let mut t = [0u8; 64 * 64];
     let mut l = 0;
     while l < 40 {
@@ -62,7 +62,7 @@ const POINTS: [u8; 64] = {
 };
 
 /// The empty slot's card id.
-const EMPTY: u8 = 63;
+pub(super) const EMPTY: u8 = 63;
 
 /// Whether a relative id is a trump (a card of suit 0; never the empty slot).
 #[inline(always)]
@@ -104,7 +104,7 @@ impl Hand {
 
 /// Cards by trump-relative id: the trumps (suit 0), the 0-point cards, and per point value the
 /// cards worth it (rank index 0 the Ace, 2 the Three, 7..=9 Knave, Knight, King).
-const TRUMPS: u64 = 0x3ff;
+pub(super) const TRUMPS: u64 = 0x3ff;
 /// Every card.
 const ALL: u64 = (1 << 40) - 1;
 /// Cards with rank index `r` in every suit.
@@ -151,11 +151,11 @@ fn points_of(set: u64) -> u8 {
 /// cards, the cards G1 took, and for each seat the cards played against its trumps. Every
 /// card is played, so G2's sets are the complements, and each trick's pair is recoverable.
 #[derive(Clone, Copy, Default)]
-struct Taken {
-    g1_played: u64,
-    g1_took: u64,
-    against_g1_trumps: u64,
-    against_g2_trumps: u64,
+pub(super) struct Taken {
+    pub(super) g1_played: u64,
+    pub(super) g1_took: u64,
+    pub(super) against_g1_trumps: u64,
+    pub(super) against_g2_trumps: u64,
 }
 
 impl Taken {
@@ -167,6 +167,29 @@ impl Taken {
         self.g1_took |= (b1 | b2) & 0u64.wrapping_sub(g1_won);
         self.against_g1_trumps |= b2 & 0u64.wrapping_sub(trump(c1));
         self.against_g2_trumps |= b1 & 0u64.wrapping_sub(trump(c2));
+    }
+
+    /// The game's outcome and Table 5's tallies (G1's first), read from its card sets once all
+    /// 20 tricks are recorded; `face_up` is the deck's last card.
+    #[inline(always)]
+    pub(super) fn finish(self, face_up: Card) -> (GameOutcome, [TrumpUse; 2]) {
+        let t = self;
+        let (g2_played, g2_took) = (ALL & !t.g1_played, ALL & !t.g1_took);
+        let uses = [
+            Taken::trump_use(t.g1_played, t.g1_took, t.against_g1_trumps),
+            Taken::trump_use(g2_played, g2_took, t.against_g2_trumps),
+        ];
+        let g1_points = points_of(t.g1_took);
+        // Every card a seat holds it plays, so the trumps it held are the trumps it played.
+        let trumps = [uses[0].n_played as u8, uses[1].n_played as u8];
+        let outcome = GameOutcome {
+            points: [g1_points, 120 - g1_points],
+            briscole: trumps,
+            trump: face_up.suit(),
+            face_up,
+            trumps_played: trumps,
+        };
+        (outcome, uses)
     }
 
     /// Table 5's counts of the seat that played `played`, took `took` and met `against` with
@@ -270,23 +293,7 @@ pub fn play_keyed<S: TrickSink + ?Sized>(
             g1_leads = !g1_leads;
         }
     }
-    let t = taken;
-    let (g2_played, g2_took) = (ALL & !t.g1_played, ALL & !t.g1_took);
-    let uses = [
-        Taken::trump_use(t.g1_played, t.g1_took, t.against_g1_trumps),
-        Taken::trump_use(g2_played, g2_took, t.against_g2_trumps),
-    ];
-    let g1_points = points_of(t.g1_took);
-    // Every card a seat holds it plays, so the trumps it held are the trumps it played.
-    let trumps = [uses[0].n_played as u8, uses[1].n_played as u8];
-    let outcome = GameOutcome {
-        points: [g1_points, 120 - g1_points],
-        briscole: trumps,
-        trump: trump_suit,
-        face_up,
-        trumps_played: trumps,
-    };
-    (outcome, uses)
+    taken.finish(face_up)
 }
 
 #[cfg(test)]

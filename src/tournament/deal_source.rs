@@ -197,19 +197,16 @@ impl DealStream {
                 // the chunk's raw values first and shuffle the decks in parallel.
                 let mut raw = vec![0i32; n * DRAWS_PER_GAME as usize];
                 rng.fill(&mut raw);
+                // Four games' shuffles at a time (see `Deck::shuffled`), in game order.
+                let (games, _) = raw.as_chunks::<{ DRAWS_PER_GAME as usize }>();
+                let (quads, rest) = games.as_chunks::<4>();
                 out.par_extend(
-                    raw.par_chunks(DRAWS_PER_GAME as usize)
-                        .with_min_len(1024)
-                        .map(|draws| {
-                            let mut d = Deck::ordered();
-                            let mut k = 0;
-                            d.shuffle_with(|m| {
-                                k += 1;
-                                DotNetRandom::below(draws[k - 1], m)
-                            });
-                            d
-                        }),
+                    quads
+                        .par_iter()
+                        .with_min_len(256)
+                        .flat_map_iter(DotNetRandom::decks_from_draws),
                 );
+                out.extend(rest.iter().map(DotNetRandom::deck_from_draws));
             }
             DealStream::Chacha { key, next_game } => {
                 let start = *next_game;

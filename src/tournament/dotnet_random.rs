@@ -4,6 +4,8 @@
 //! Invariant: for every seed, the sequence of `next`/`next_below` values equals what
 //! `new System.Random(seed)` returns on .NET (the "legacy" seeded algorithm).
 
+use crate::game::Deck;
+
 const MBIG: i32 = i32::MAX;
 const MSEED: i32 = 161_803_398;
 
@@ -150,6 +152,49 @@ impl DotNetRandom {
         (raw as f64 * (1.0 / MBIG as f64) * max as f64) as u32
     }
 
+    /// [`DotNetRandom::below`] for a draw of the stream (`raw` in `0..i32::MAX`) and `max` at
+    /// most 2^20, without a division: `x / MBIG` for `x = raw * max < 2^51` is
+    /// `(x + (x >> 31) + 1) >> 31` (write `x = q * MBIG + r`: `x >> 31` is `q` when `r >= q`,
+    /// else `q - 1`, and either way the sum is `q * 2^31` plus something in `0..2^31`). Equal
+    /// to `below` at every boundary for `max <= 64` (tested). Only for draws of the stream: a
+    /// `raw` or `max` outside that contract gives a wrong value, so this stays in the crate.
+    #[inline(always)]
+    pub(crate) fn below_draw(raw: i32, max: u32) -> u32 {
+        debug_assert!(raw >= 0 && max <= 1 << 20);
+        let x = raw as u32 as u64 * max as u64;
+        ((x + (x >> 31) + 1) >> 31) as u32
+    }
+
+    /// The deck the released simulator deals from 39 consecutive draws of the stream
+    /// (`next_int` values): [`Deck::shuffle_with`] with draw `i` bounded by `40 - i`, as
+    /// `Next(40 - i)` does. The 39 bounded values are computed first, with no division and no
+    /// branch, so that step vectorises; the swaps follow.
+    ///
+    /// ```
+    /// use briscola::game::Deck;
+    /// use briscola::tournament::DotNetRandom;
+    /// let (mut a, mut b) = (DotNetRandom::new(42), DotNetRandom::new(42));
+    /// let mut draws = [0i32; 39];
+    /// a.fill(&mut draws);
+    /// let mut d = Deck::ordered();
+    /// d.shuffle_with(|m| b.next_below(m));
+    /// assert_eq!(DotNetRandom::deck_from_draws(&draws), d);
+    /// ```
+    pub fn deck_from_draws(draws: &[i32; 39]) -> Deck {
+        let [d] = DotNetRandom::decks_from_draws(&[*draws]);
+        d
+    }
+
+    /// [`DotNetRandom::deck_from_draws`] for `N` games at once (their shuffles interleaved, see
+    /// [`Deck::shuffled`]).
+    #[inline]
+    pub fn decks_from_draws<const N: usize>(draws: &[[i32; 39]; N]) -> [Deck; N] {
+        let bounded: [[u32; 39]; N] = std::array::from_fn(|j| {
+            std::array::from_fn(|i| DotNetRandom::below_draw(draws[j][i], 40 - i as u32))
+        });
+        Deck::shuffled(&bounded)
+    }
+
     /// Skip `n` draws, as `n` calls of `next_int` would: whole rounds by the jump ahead
     /// ([`super::round_jump`]), stepping only where the jump is not exact.
     pub fn skip(&mut self, n: u64) {
@@ -189,6 +234,40 @@ impl DotNetRandom {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `below_draw` is `below` (the runtime's f64 arithmetic) on both sides of every point
+    /// where `Next(max)` changes value, for every `max` up to 64, and at the ends of the range.
+    #[test]
+    fn below_draw_is_below_at_every_boundary() {
+        for max in 1..=64u32 {
+            for j in 0..=max as u64 {
+                let edge = (j * MBIG as u64).div_ceil(max as u64) as i64;
+                for raw in edge - 2..=edge + 2 {
+                    if (0..MBIG as i64).contains(&raw) {
+                        let raw = raw as i32;
+                        assert_eq!(
+                            DotNetRandom::below_draw(raw, max),
+                            DotNetRandom::below_f64(raw, max),
+                            "raw {raw} max {max}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Dealing from drawn values is dealing draw by draw, over many games of one stream.
+    #[test]
+    fn decks_from_draws_are_the_decks_drawn_one_by_one() {
+        let (mut a, mut b) = (DotNetRandom::new(7), DotNetRandom::new(7));
+        for _ in 0..2000 {
+            let mut draws = [0i32; 39];
+            a.fill(&mut draws);
+            let mut d = Deck::ordered();
+            d.shuffle_with(|m| b.next_below(m));
+            assert_eq!(DotNetRandom::deck_from_draws(&draws), d);
+        }
+    }
 
     // Vectors published in released-simulator.md (from the .NET runtime and its test suite).
     #[test]

@@ -2,14 +2,14 @@
 //! tallies over the chunk, and the tricks only when the trick log is written.
 //!
 //! Invariant: a chunk's outcomes, tricks and tallies do not depend on how it was played (policy
-//! by policy through `play_game`, or as key tables through `play_keyed`) nor on the thread
-//! count: games are collected in deck order and tallies are integer sums.
+//! by policy through `play_game`, or as key tables through `play_keyed` or its batch path) nor
+//! on the thread count: games are collected in deck order and tallies are integer sums.
 
 use rayon::prelude::*;
 
 use super::game_batch::PlayedGame;
 use super::trick_log::TrickLog;
-use crate::game::{Deck, GameOutcome, KeyTables, NoTricks, TrumpUse, play_keyed};
+use crate::game::{Deck, GameOutcome, KeyTables, TrumpUse, play_keyed, play_keyed_batch};
 
 /// Games per parallel task (a task's games share nothing, so this only bounds scheduling).
 const MIN_TASK: usize = 512;
@@ -76,10 +76,11 @@ impl OutcomeChunk {
                 tricks: Some(tricks),
             };
         }
+        // Without the log, tasks of MIN_TASK games go through the batch path (games in SIMD
+        // lanes where the CPU allows; the same results as `play_keyed`, game for game).
         let played: Vec<(GameOutcome, [TrumpUse; 2])> = decks
-            .par_iter()
-            .with_min_len(MIN_TASK)
-            .map(|d| play_keyed(d, tables, &mut NoTricks))
+            .par_chunks(MIN_TASK)
+            .flat_map_iter(|task| play_keyed_batch(task, tables))
             .collect();
         OutcomeChunk {
             first_id,

@@ -304,8 +304,9 @@ impl ShardSpec {
     /// ([`OutcomeChunk`], with the tricks when [`ShardSpec::trick_log`] is set), calling `chunk`
     /// with each in game order; stops early when `chunk` returns false. Policies that have key
     /// tables (the paper's three, and rule programs whose choice is a per-card key) play
-    /// through the table-driven engine ([`crate::game::play_keyed`]): the same games and
-    /// tricks as `play_game`'s.
+    /// through the table-driven engine ([`crate::game::play_keyed`], or without the trick log
+    /// its batch path [`crate::game::play_keyed_batch`]): the same games and tricks as
+    /// `play_game`'s.
     fn play_outcome_chunks(
         &self,
         stream: DealStream,

@@ -5,8 +5,13 @@
 //! simulator's published tables (see `paper_study.rs`); here every ordered pair of the paper's
 //! policies, both tie-break readings and every overtrump threshold that changes a decision
 //! (0..=11) is compared on .NET-shuffled deals (the paper's stream) and on uniformly random ones.
+//! The batch path (`play_keyed_batch`, eight games in SIMD lanes where the CPU has AVX-512) is
+//! compared with `play_keyed` game for game the same way.
 
-use briscola::game::{Deck, GameOutcome, SeatRng, TrickRecord, TrumpUse, play_game, play_keyed};
+use briscola::game::{
+    Deck, GameOutcome, KeyTables, NoTricks, SeatRng, TrickRecord, TrumpUse, play_game, play_keyed,
+    play_keyed_batch,
+};
 use briscola::policy::{AnyPolicy, PolicyKind, PolicySpec, TieBreak};
 use briscola::tournament::DotNetRandom;
 use rand::SeedableRng;
@@ -143,6 +148,115 @@ fn keyed_rule_programs_play_as_the_interpreter() {
                 assert_eq!((ko, kuses), (o, uses), "program {i} vs {j}");
                 assert_eq!(kt, tricks, "program {i} vs {j}");
             }
+        }
+    }
+}
+
+/// Every table the two tests above play: the paper's policies at every threshold and both
+/// readings, and the rule programs (shipped and written for the test).
+fn all_tables() -> Vec<KeyTables> {
+    use briscola::policy::builtin_defs::builtin_program;
+    let mut out: Vec<KeyTables> = policies()
+        .iter()
+        .map(|s| s.build().key_tables().expect("tables"))
+        .collect();
+    for tie in [TieBreak::AsReleased, TieBreak::AsWritten] {
+        for kind in [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter] {
+            let p = builtin_program(kind, 7, tie).expect("shipped");
+            out.push(p.key_tables().expect("tables"));
+        }
+    }
+    out
+}
+
+/// Say so when this machine has no SIMD lanes: the batch tests then compare `play_keyed`
+/// with itself.
+fn lanes_note() {
+    if !briscola::game::batch_lanes_available() {
+        eprintln!("note: no AVX-512 here; play_keyed_batch plays through play_keyed");
+    }
+}
+
+/// The batch path gives `play_keyed`'s outcome and tallies for every deck: every ordered pair
+/// of tables on 13 decks (one group of eight and five played alone) or on 104 (thirteen
+/// groups: six pairs side by side and a last group alone), and the paper's three policies
+/// (greedy, hoarder, counter) on all 600 decks.
+#[test]
+fn batch_games_are_the_keyed_games() {
+    lanes_note();
+    let tables = all_tables();
+    let decks = decks();
+    let mut games = 0;
+    for (i, a) in tables.iter().enumerate() {
+        for (j, b) in tables.iter().enumerate() {
+            let some = &decks[(i * 31 + j) % 480..][..if (i + j) % 2 == 0 { 13 } else { 104 }];
+            let batch = play_keyed_batch(some, [a, b]);
+            assert_eq!(batch.len(), some.len());
+            for (d, got) in some.iter().zip(&batch) {
+                let want = play_keyed(d, [a, b], &mut NoTricks);
+                assert_eq!(*got, want, "tables {i} vs {j} on {d:?}");
+                games += 1;
+            }
+        }
+    }
+    let paper: Vec<KeyTables> = [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter]
+        .map(|k| {
+            PolicySpec::paper(k, TieBreak::AsReleased)
+                .build()
+                .key_tables()
+                .expect("tables")
+        })
+        .into();
+    for a in &paper {
+        for b in &paper {
+            let batch = play_keyed_batch(&decks, [a, b]);
+            for (d, got) in decks.iter().zip(&batch) {
+                assert_eq!(*got, play_keyed(d, [a, b], &mut NoTricks));
+            }
+        }
+    }
+    assert!(games > 50_000, "{games}");
+}
+
+/// Tables with arbitrary keys (many ties, watches on random cards) play alike in both paths:
+/// the stable minimum's tie-break by arrival, the empty slots and the watch switch are the
+/// parts the paper's tables exercise least.
+#[test]
+fn batch_games_are_the_keyed_games_for_arbitrary_tables() {
+    use rand::RngExt;
+    lanes_note();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(8);
+    let decks = decks();
+    for round in 0..40 {
+        let mut t = || {
+            let lead: Vec<u32> = (0..80).map(|_| rng.random_range(0..4)).collect();
+            let watch: Vec<u64> = (0..40)
+                .map(|_| rng.random::<u64>() & rng.random::<u64>() & rng.random::<u64>())
+                .map(|w| w & ((1 << 40) - 1))
+                .collect();
+            // Many ties, any key, or keys at the top next to the empty slot's.
+            let max = KeyTables::MAX_KEY;
+            let follow: Vec<u32> = (0..1600)
+                .map(|_| match round % 3 {
+                    0 => rng.random_range(0..3),
+                    1 => rng.random_range(0..=max),
+                    _ => rng.random_range(max - 2..=max),
+                })
+                .collect();
+            KeyTables::build(
+                |c, w| lead[c.id() as usize * 2 + w as usize],
+                |c| watch[c.id() as usize],
+                |l, c| follow[l.id() as usize * 40 + c.id() as usize],
+            )
+        };
+        let (a, b) = (t(), t());
+        let batch = play_keyed_batch(&decks, [&a, &b]);
+        for (d, got) in decks.iter().zip(&batch) {
+            assert_eq!(
+                *got,
+                play_keyed(d, [&a, &b], &mut NoTricks),
+                "round {round}"
+            );
         }
     }
 }
