@@ -87,6 +87,25 @@ pub enum ShardError {
     },
 }
 
+impl ShardError {
+    /// Why a policy cannot play a shard's variant (`g1` and `g2` name the shard's sides): a
+    /// definition that does not build is the policy's fault ([`ShardError::Policy`]), anything
+    /// else the rules' ([`ShardError::Rules`]).
+    pub(super) fn unfit(e: crate::policy::VariantFitError, g1: &str, g2: &str) -> ShardError {
+        let (g1, g2) = (g1.to_string(), g2.to_string());
+        match e {
+            crate::policy::VariantFitError::Build { message, .. } => {
+                ShardError::Policy { g1, g2, message }
+            }
+            e => ShardError::Rules {
+                g1,
+                g2,
+                message: e.to_string(),
+            },
+        }
+    }
+}
+
 /// Everything that determines a shard's output. Nothing in it depends on the matchup's
 /// position in a policy list unless the deal source itself does (dotnet-replay's shared stream).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -215,15 +234,8 @@ impl ShardSpec {
             return Err(err(message));
         }
         let build = |p: &PolicySpec| {
-            TablePolicy::new(p, &rules, self.reading).map_err(|e| match e {
-                // A definition that does not build is the policy's fault, not the rules'.
-                crate::policy::VariantFitError::Build { message, .. } => ShardError::Policy {
-                    g1: self.g1.name.clone(),
-                    g2: self.g2.name.clone(),
-                    message,
-                },
-                e => err(e.to_string()),
-            })
+            TablePolicy::new(p, &rules, self.reading)
+                .map_err(|e| ShardError::unfit(e, &self.g1.name, &self.g2.name))
         };
         Ok((rules, build(&self.g1)?, build(&self.g2)?))
     }

@@ -72,17 +72,19 @@ impl TableShardSpec {
         names.join("-vs-")
     }
 
-    fn err(&self, message: String) -> ShardError {
+    /// The names an error gives the seating: seat 1's, and the others' joined by `-vs-`.
+    fn sides(&self) -> (String, String) {
         let (first, rest) = self
             .seats
             .split_first()
             .map_or(("", &[][..]), |(f, r)| (f.name.as_str(), r));
         let rest: Vec<&str> = rest.iter().map(|p| p.name.as_str()).collect();
-        ShardError::Rules {
-            g1: first.to_string(),
-            g2: rest.join("-vs-"),
-            message,
-        }
+        (first.to_string(), rest.join("-vs-"))
+    }
+
+    fn err(&self, message: String) -> ShardError {
+        let (g1, g2) = self.sides();
+        ShardError::Rules { g1, g2, message }
     }
 
     /// The validated rules and each seat's policy under them, or why they cannot be played.
@@ -102,8 +104,10 @@ impl TableShardSpec {
             .seats
             .iter()
             .map(|p| {
-                TablePolicy::new(p, &rules, FollowReading::Verbatim)
-                    .map_err(|e| self.err(e.to_string()))
+                TablePolicy::new(p, &rules, FollowReading::Verbatim).map_err(|e| {
+                    let (g1, g2) = self.sides();
+                    ShardError::unfit(e, &g1, &g2)
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok((rules, seats))
@@ -206,4 +210,54 @@ pub fn table_game_frame(
         }
     }
     DataFrame::new(n, cols)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{PolicyDef, PolicyKind, TieBreak};
+
+    fn seating(middle: PolicySpec) -> TableShardSpec {
+        let greedy = PolicySpec::paper(PolicyKind::Greedy, TieBreak::AsReleased);
+        TableShardSpec {
+            seed: 1,
+            rules: RulesSpec {
+                players: 3,
+                deck: 39,
+                ..RulesSpec::default()
+            },
+            games: 10,
+            seats: vec![greedy.clone(), middle, greedy],
+            paired: false,
+        }
+    }
+
+    /// A seat whose definition does not build is the policy's fault, as in two-player shards,
+    /// and nothing is written; a policy with no meaning under the rules is the rules' fault.
+    #[test]
+    fn a_definition_that_does_not_build_is_a_policy_error() {
+        let bad = PolicySpec {
+            name: "broken".into(),
+            def: Some(PolicyDef::Rules {
+                lead: vec!["cheapest of nonsense".into()],
+                follow: vec!["cheapest".into()],
+            }),
+            ..PolicySpec::paper(PolicyKind::Rules, TieBreak::AsReleased)
+        };
+        let dir = tempfile::tempdir().expect("temp dir");
+        let out = dir.path().join("seating");
+        match seating(bad).run(&out, &|_| {}) {
+            Err(ShardError::Policy { g1, g2, message }) => {
+                assert_eq!((g1.as_str(), g2.as_str()), ("greedy", "broken-vs-greedy"));
+                assert!(message.contains("nonsense"), "{message}");
+            }
+            other => panic!("want a policy error, got {other:?}"),
+        }
+        assert!(!out.exists(), "nothing written");
+        let partner = PolicySpec::search_default();
+        assert!(matches!(
+            seating(partner).run(&out, &|_| {}),
+            Err(ShardError::Rules { .. })
+        ));
+    }
 }
