@@ -31,8 +31,16 @@ pub struct Search {
     horizon: u8,
 }
 
+/// log2 of the entries of each thread's solver table (16,384 of 32 bytes: 512 KiB, which stays
+/// in the core's cache). A decision's searches are shallow (a few tricks per world), and a
+/// new world leaves the old entries useless, so a larger table only spreads the same work
+/// over more cache misses: 2^18 entries took 1.5-2.5 times as long at horizons 4, 6 and 8
+/// (BENCHMARKS.md). The values, and so the games, do not depend on it.
+const SOLVER_TABLE_BITS: u32 = 14;
+
 thread_local! {
-    static SOLVER: RefCell<DuelSolver> = RefCell::new(DuelSolver::new());
+    static SOLVER: RefCell<DuelSolver> =
+        RefCell::new(DuelSolver::with_table_bits(SOLVER_TABLE_BITS));
 }
 
 impl Search {

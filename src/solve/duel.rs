@@ -103,6 +103,8 @@ struct Entry {
 /// ```
 pub struct DuelSolver {
     table: Vec<Entry>,
+    /// 64 minus log2 of the table's size (a slot is a hash's top bits).
+    shift: u32,
     generation: u32,
     /// Nodes visited since the solver was made (a work measure for benchmarks and tests).
     pub nodes: u64,
@@ -118,14 +120,47 @@ impl Default for DuelSolver {
     }
 }
 
-/// log2 of the transposition table's size (2^18 entries of 32 bytes: 8 MiB).
+/// log2 of the transposition table's size by default (2^18 entries of 32 bytes: 8 MiB), for
+/// deep searches (an open position solved to the end).
 const TABLE_BITS: u32 = 18;
 
 impl DuelSolver {
-    /// A solver with an empty table.
+    /// The smallest and largest table sizes [`DuelSolver::with_table_bits`] takes, as log2 of
+    /// the entries (32 bytes each): 1,024 entries (32 KiB) to 2^24 (512 MiB).
+    pub const TABLE_BITS_RANGE: std::ops::RangeInclusive<u32> = 10..=24;
+
+    /// A solver with an empty table of 2^18 entries (8 MiB), for deep searches.
     pub fn new() -> DuelSolver {
+        DuelSolver::with_table_bits(TABLE_BITS)
+    }
+
+    /// A solver with an empty table of 2^`bits` entries (`bits` clamped to
+    /// [`DuelSolver::TABLE_BITS_RANGE`]). Values never depend on the size (see the module
+    /// invariant); the speed does: a table that stays in cache wins for shallow searches
+    /// (the search agent's, BENCHMARKS.md), a large one for deep ones.
+    ///
+    /// ```
+    /// use briscola::game::{Card, DrawOrder, Suit};
+    /// use briscola::solve::{CardSet, Duel, DuelSolver};
+    /// let c = |s, r| Card::new(s, r).unwrap();
+    /// let duel = Duel {
+    ///     trump: Some(Suit::Spade),
+    ///     hands: [CardSet::of(&[c(Suit::Coppe, 1)]), CardSet::of(&[c(Suit::Spade, 2)])],
+    ///     stock: vec![],
+    ///     leader: 0,
+    ///     led: None,
+    ///     draw_order: DrawOrder::WinnerFirst,
+    /// };
+    /// assert_eq!(DuelSolver::with_table_bits(12).value(&duel, None), -11);
+    /// ```
+    pub fn with_table_bits(bits: u32) -> DuelSolver {
+        let bits = bits.clamp(
+            *DuelSolver::TABLE_BITS_RANGE.start(),
+            *DuelSolver::TABLE_BITS_RANGE.end(),
+        );
         DuelSolver {
-            table: vec![Entry::default(); 1 << TABLE_BITS],
+            shift: 64 - bits,
+            table: vec![Entry::default(); 1 << bits],
             generation: 0,
             nodes: 0,
             trump: None,
@@ -221,7 +256,7 @@ impl DuelSolver {
     #[inline]
     fn slot(&self, key: u128) -> usize {
         let h = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> (64 - TABLE_BITS)) as usize
+        (h >> self.shift) as usize
     }
 
     fn search(&mut self, s: State, mut alpha: i32, mut beta: i32) -> i32 {
@@ -418,6 +453,40 @@ mod tests {
             let best = moves.iter().map(|m| m.1);
             let best = if mover == 0 { best.max() } else { best.min() };
             prop_assert_eq!(best.unwrap(), brute(&d, full));
+        }
+    }
+
+    /// The table's size changes only the work: on whole-game positions (three cards each, the
+    /// stock of 34), a 1,024-entry table (constant collisions) and the default 2^18 give the
+    /// same value after every move, at the search agent's horizons.
+    #[test]
+    fn values_do_not_depend_on_the_table_size() {
+        // Bits below the range are clamped to its smallest table.
+        let mut small = DuelSolver::with_table_bits(0);
+        assert_eq!(small.table.len(), 1 << 10);
+        let mut large = DuelSolver::new();
+        use rand::SeedableRng;
+        use rand::seq::SliceRandom;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for game in 0..12u8 {
+            let mut ids: Vec<u8> = (0..40).collect();
+            ids.shuffle(&mut rng);
+            let deck = crate::game::Deck::from_ids(&ids).expect("a permutation");
+            let cards = deck.cards();
+            let d = Duel {
+                trump: Some(deck.face_up().suit()),
+                hands: [CardSet::of(&cards[..3]), CardSet::of(&cards[3..6])],
+                stock: cards[6..].to_vec(),
+                leader: game % 2,
+                led: None,
+                draw_order: DrawOrder::WinnerFirst,
+            };
+            let h = 3 + game % 4;
+            assert_eq!(
+                small.move_values(&d, Some(h)),
+                large.move_values(&d, Some(h)),
+                "game {game}, horizon {h}"
+            );
         }
     }
 
