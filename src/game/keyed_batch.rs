@@ -109,10 +109,9 @@ mod lanes {
 
     use std::arch::x86_64::*;
 
-    use super::super::card::Card;
     use super::super::deck::Deck;
     use super::super::key_tables::KeyTables;
-    use super::super::keyed_play::{EMPTY, Taken};
+    use super::super::keyed_play::{EMPTY, TRICK_RANK, Taken};
     use super::super::play::GameOutcome;
     use super::super::trump_use::TrumpUse;
     use super::BATCH_LANES;
@@ -122,23 +121,6 @@ mod lanes {
         std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
     }
-
-    /// Per trump-relative id (trump Oro): `suit << 8 | trump << 5 | (9 - strength)`, so the
-    /// leader wins when `trump << 5 | 1 << 4 | (9 - strength)` of its card exceeds the
-    /// follower's with bit 4 set only when it follows suit (as `keyed_play::LEADER_WINS` is
-    /// built; checked equal to it for every pair in the tests).
-    pub(super) const TRICK_RANK: [u16; 64] = {
-        let mut t = [0u16; 64];
-        let mut i = 0;
-        while i < 40 {
-            if let Some(c) = Card::from_id(i as u8) {
-                let suit = c.suit_index() as u16;
-                t[i] = suit << 8 | ((suit == 0) as u16) << 5 | (9 - c.strength() as u16);
-            }
-            i += 1;
-        }
-        t
-    };
 
     /// The two seats' tables side by side, indexed by seat (0 for G1) first.
     pub(super) struct PairTables {
@@ -390,7 +372,7 @@ mod lanes {
                 _mm512_and_si512(_mm512_cvtepu32_epi64(w), splat(0xffff))
             });
             let fc = _mm512_and_si512(fe, splat(63));
-            // Who wins (Proposition 1, as `keyed_play::LEADER_WINS`).
+            // Who wins (Proposition 1: `keyed_play::leader_wins_rank` lane-wise).
             let (rl, rf) = (
                 trick_rank(ranks.0, ranks.1, lc),
                 trick_rank(ranks.0, ranks.1, fc),
@@ -503,11 +485,10 @@ mod lanes {
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
-    use super::super::keyed_play::LEADER_WINS;
-    use super::lanes::TRICK_RANK;
+    use super::super::keyed_play::{LEADER_WINS, TRICK_RANK};
 
-    /// The kernel's winner rule (from [`TRICK_RANK`]) is `LEADER_WINS` (Proposition 1) for
-    /// every ordered pair of distinct cards.
+    /// The winner rule the kernel spells lane-wise (from [`TRICK_RANK`]) is `LEADER_WINS`
+    /// (Proposition 1) for every ordered pair of distinct cards.
     #[test]
     fn the_rank_rule_is_the_winner_table() {
         for l in 0..40 {

@@ -21,6 +21,31 @@ use super::key_tables::{FROM_RELATIVE, KeyTables, RELATIVE_TRUMP, relative};
 use super::play::{GameOutcome, Seat, TrickRecord, TrickSink};
 use super::trump_use::TrumpUse;
 
+/// Per trump-relative id (trump Oro): `suit << 8 | trump << 5 | (9 - strength)`, 0 past the
+/// 40 cards. A card's power in a trick is the low byte with bit 4 set when it is of the led
+/// suit (see [`leader_wins_rank`]); the batch path looks it up lane-wise.
+pub(super) const TRICK_RANK: [u16; 64] = {
+    let mut t = [0u16; 64];
+    let mut i = 0;
+    while i < 40 {
+        if let Some(c) = Card::from_id(i as u8) {
+            let suit = c.suit_index() as u16;
+            t[i] = suit << 8 | ((suit == 0) as u16) << 5 | (9 - c.strength() as u16);
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Whether the card with relative id `lead` wins the trick against `follow` (Proposition 1
+/// with trump Oro, from [`TRICK_RANK`]; checked equal to [`super::leader_wins`] for every pair
+/// in the tests).
+const fn leader_wins_rank(lead: usize, follow: usize) -> bool {
+    let (rl, rf) = (TRICK_RANK[lead], TRICK_RANK[follow]);
+    let same_suit = rl >> 8 == rf >> 8;
+    (rl & 0xff | 16) > (rf & 0xff | (same_suit as u16) << 4)
+}
+
 /// Per `led * 64 + followed` (trump-relative ids, trump Oro): 1 when the leader wins.
 pub(super) const LEADER_WINS: [u8; 64 * 64] = {
     let mut t = [0u8; 64 * 64];
@@ -28,24 +53,13 @@ pub(super) const LEADER_WINS: [u8; 64 * 64] = {
     while l < 40 {
         let mut f = 0;
         while f < 40 {
-            if let (Some(a), Some(b)) = (Card::from_id(l as u8), Card::from_id(f as u8)) {
-                t[l * 64 + f] = leader_wins_const(a, b) as u8;
-            }
+            t[l * 64 + f] = leader_wins_rank(l, f) as u8;
             f += 1;
         }
         l += 1;
     }
     t
 };
-
-/// [`super::leader_wins`] with trump Oro, as a `const fn` for [`LEADER_WINS`] (checked equal to it
-/// for every pair in the tests).
-const fn leader_wins_const(lead: Card, follow: Card) -> bool {
-    let (sl, sf) = (lead.suit_index(), follow.suit_index());
-    let pl = ((sl == 0) as u8) << 5 | 1 << 4 | (9 - lead.strength());
-    let pf = ((sf == 0) as u8) << 5 | ((sf == sl) as u8) << 4 | (9 - follow.strength());
-    pl > pf
-}
 
 /// Card points by id, 0 past the 40 cards.
 const POINTS: [u8; 64] = {
@@ -173,13 +187,12 @@ impl Taken {
     /// 20 tricks are recorded; `face_up` is the deck's last card.
     #[inline(always)]
     pub(super) fn finish(self, face_up: Card) -> (GameOutcome, [TrumpUse; 2]) {
-        let t = self;
-        let (g2_played, g2_took) = (ALL & !t.g1_played, ALL & !t.g1_took);
+        let (g2_played, g2_took) = (ALL & !self.g1_played, ALL & !self.g1_took);
         let uses = [
-            Taken::trump_use(t.g1_played, t.g1_took, t.against_g1_trumps),
-            Taken::trump_use(g2_played, g2_took, t.against_g2_trumps),
+            Taken::trump_use(self.g1_played, self.g1_took, self.against_g1_trumps),
+            Taken::trump_use(g2_played, g2_took, self.against_g2_trumps),
         ];
-        let g1_points = points_of(t.g1_took);
+        let g1_points = points_of(self.g1_took);
         // Every card a seat holds it plays, so the trumps it held are the trumps it played.
         let trumps = [uses[0].n_played as u8, uses[1].n_played as u8];
         let outcome = GameOutcome {

@@ -136,11 +136,12 @@ impl DotNetRandom {
     /// f64 result `w = fl(fl(raw * fl(1/MBIG)) * max)` is within `3 * 2^-53 * max < 2^-31` of
     /// `v = raw * max / MBIG`, while `v` is either an integer (only for `raw = 0`, as `MBIG` is
     /// prime) or at least `1 / MBIG > 2^-31` from one, so no integer lies between `v` and `w`
-    /// and both truncate alike (tested at every boundary for `max <= 64`).
+    /// and both truncate alike (tested at every boundary for `max <= 64`). The integer
+    /// quotient is [`DotNetRandom::below_draw`]'s.
     #[inline(always)]
     pub fn below(raw: i32, max: u32) -> u32 {
         if raw >= 0 && max <= 1 << 20 {
-            (raw as u64 * max as u64 / MBIG as u64) as u32
+            DotNetRandom::below_draw(raw, max)
         } else {
             DotNetRandom::below_f64(raw, max)
         }
