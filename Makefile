@@ -1,4 +1,5 @@
-# briscola: the two commands a new user needs are `make report` and `make test`.
+# briscola: the two commands a new user needs are `make report` and `make test`
+# (`make python` installs the Python package into .venv; `make test` does it too).
 # Everything builds in the release profile only (one build serves the tool, the tests and the
 # benchmarks). Set CARGO_TARGET_DIR to reuse a build directory outside the checkout.
 
@@ -8,7 +9,13 @@ export CARGO_TARGET_DIR
 BIN := $(CARGO_TARGET_DIR)/release/briscola
 CONFIG ?= pipeline.toml
 
-.PHONY: build report test bench check fmt clippy clean-outputs fuzz
+PYTHON ?= python3
+VENV ?= .venv
+# The crates `cargo test` runs: the study crate and the core (the Python binding is a cdylib
+# that only links inside Python; pytest tests it).
+TEST_CRATES := -p briscola -p briscola-core
+
+.PHONY: build report test bench check fmt clippy clean-outputs fuzz python python-test
 
 build:
 	$(CARGO) build --release --locked
@@ -23,7 +30,19 @@ report: build
 
 ## The whole test suite (unit, property, integration through the real binary, snapshots).
 test:
-	$(CARGO) test --release --locked
+	$(CARGO) test --release --locked $(TEST_CRATES)
+	$(MAKE) python-test
+
+## The Python package (python/, built by maturin on the core crate) and its test extras, in .venv.
+python:
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet "./python[test]"
+
+## The Python package's tests (PettingZoo api_test/seed_test, Gymnasium check_env, parity with
+## the pipeline's games and policies).
+python-test: python
+	BRISCOLA_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m pytest -q python/tests
 
 ## The config fuzz test with many more cases than `make test` runs (seeded, so repeatable).
 FUZZ_CASES ?= 200000
@@ -42,7 +61,7 @@ fmt:
 	$(CARGO) fmt --all
 
 clippy:
-	$(CARGO) clippy --release --locked --all-targets -- -D warnings
+	$(CARGO) clippy --release --locked --workspace --all-targets -- -D warnings
 
 check:
 	$(CARGO) fmt --all -- --check

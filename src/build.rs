@@ -62,6 +62,7 @@ fn main() {
     }
     println!("cargo:rustc-env=BRISCOLA_RUSTC_VERSION={rustc_version}");
     println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=crates/briscola-core/src");
     println!("cargo:rerun-if-changed=Cargo.lock");
     println!("cargo:rerun-if-changed=src/build.rs");
 }

@@ -1,12 +1,6 @@
 //! The `briscola` binary: parse the command line, run it, exit with its documented code.
 
-#[macro_use]
-mod cli_error;
 mod cli;
-mod cli_play;
-mod cli_policies;
-mod cli_solve;
-mod cli_tournament;
 
 use std::process::ExitCode;
 

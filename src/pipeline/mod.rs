@@ -35,7 +35,6 @@ pub mod lock_file;
 pub mod lock_holders;
 pub mod params_diff;
 pub mod plan;
-pub mod policy_defs;
 pub mod publisher;
 pub mod run_cache;
 pub mod run_mutex;

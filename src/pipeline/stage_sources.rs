@@ -70,7 +70,7 @@ mod tests {
     #[test]
     fn engine_edits_rerun_simulate_and_aggregate() {
         assert_eq!(
-            stages_covering("src/game/play.rs"),
+            stages_covering("crates/briscola-core/src/game/play.rs"),
             vec!["SIMULATE", "AGGREGATE"]
         );
     }

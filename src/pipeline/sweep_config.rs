@@ -23,8 +23,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::config::{Config, PolicySection};
-use super::policy_defs::{PolicyDefError, PolicyResolver};
 use crate::policy::PolicySpec;
+use crate::policy::{PolicyDefError, PolicyResolver};
 use crate::tournament::{DealSourceKind, MAX_GAMES};
 
 /// Most points one sweep may have.

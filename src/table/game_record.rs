@@ -10,12 +10,12 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::card_text::{serde_card, serde_cards};
 use super::replay_error::ReplayError;
-use super::traced_game::{SeatActor, TracedGame, trace_game};
 use crate::game::{Card, Deck, Seat, SeatRng};
 use crate::policy::PolicySpec;
 use crate::tournament::seat_key;
+use briscola_core::table::card_text::{serde_card, serde_cards};
+use briscola_core::table::{SeatActor, TracedGame, trace_game};
 
 /// The `format` field of every record.
 pub const RECORD_FORMAT: &str = "briscola-game-record";

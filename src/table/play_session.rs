@@ -7,10 +7,10 @@
 
 use std::io::{BufRead, Write};
 
-use super::live_game::{LiveEvent, LiveGame};
-use super::traced_game::{SeatActor, TracedGame, ViewSnapshot};
 use crate::game::{Card, Deck, Seat, SeatRng, TrickRecord};
 use crate::policy::AnyPolicy;
+use briscola_core::table::{LiveEvent, LiveGame};
+use briscola_core::table::{SeatActor, TracedGame, ViewSnapshot};
 
 /// How a session is set up.
 pub struct SessionSetup {

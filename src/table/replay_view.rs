@@ -5,9 +5,9 @@
 
 use serde_json::{Value, json};
 
-use super::card_text::text as card_text;
-use super::traced_game::{Decision, TracedGame};
 use crate::game::{Card, Seat};
+use briscola_core::table::card_text::text as card_text;
+use briscola_core::table::{Decision, TracedGame};
 
 /// A game to show, with what to call it.
 #[derive(Clone, Debug)]

@@ -5,16 +5,12 @@
 //! game count; never on thread count or on which other matchups run (with dotnet-replay, whose
 //! single stream is the paper's, also on the matchup's position).
 
-mod deal_source;
-mod dotnet_random;
 mod export;
 mod game_batch;
 mod lockstep_batch;
 mod matchup;
 mod outcome_chunk;
-mod round_jump;
 mod seat_shard;
-mod seat_streams;
 mod seat_tables;
 mod shard;
 mod shard_tables;
@@ -24,8 +20,10 @@ mod tournament_run;
 mod tournament_spec;
 mod trick_log;
 
-pub use deal_source::{DRAWS_PER_GAME, DealSourceKind, DealStream, chacha_deck};
-pub use dotnet_random::DotNetRandom;
+pub use crate::deal::{
+    DRAWS_PER_GAME, DealSourceKind, DealStream, DotNetRandom, chacha_deck, seat_key, seat_keys,
+    table_seat_key,
+};
 pub use export::{
     EXPORT_GAME_COLUMNS, EXPORT_TRICK_COLUMNS, Export, ExportDest, ExportError, ExportFormat,
     ExportShard, ExportTable, TRICK_CSV_HEADER, check_destination, export, strategy_name,
@@ -35,7 +33,6 @@ pub use game_batch::{
 };
 pub use lockstep_batch::{lockstep_batch, play_lockstep};
 pub use matchup::Matchup;
-pub use seat_streams::{seat_key, seat_keys, table_seat_key};
 pub use seat_tables::{seat_column, seat_game_frame, seat_trick_frame};
 pub use shard::{
     CHUNK_GAMES, GAMES_FILE, SHARD_FILE, ShardError, ShardSpec, ShardSummary, TRICKS_FILE,

@@ -8,12 +8,12 @@
 
 use std::path::Path;
 
-use super::deal_source::DealStream;
-use super::seat_streams::table_seat_key;
 use super::seat_tables::{seat_game_frame, seat_trick_frame};
 use super::shard::{CHUNK_GAMES, GAMES_FILE, SHARD_FILE, TRICKS_FILE, TableWriter};
 use super::table_batch::play_batch_seats;
 use super::{ShardError, ShardSpec, ShardSummary};
+use crate::deal::DealStream;
+use crate::deal::table_seat_key;
 use crate::game::Rules;
 use crate::policy::TablePolicy;
 

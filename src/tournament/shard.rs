@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::deal_source::{DealSourceKind, DealStream};
 use super::game_batch::{BatchStreams, play_batch};
 use super::outcome_chunk::OutcomeChunk;
-use super::seat_streams::seat_keys;
 use super::shard_tables::{game_frame, trick_frame};
 use super::table_batch::play_batch_table;
+use crate::deal::seat_keys;
+use crate::deal::{DealSourceKind, DealStream};
 use crate::game::{KeyTables, RulesSpec, TrumpUse};
 use crate::policy::{FollowReading, PolicySpec, TablePolicy};
 

@@ -18,11 +18,11 @@ use std::path::Path;
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::deal_source::DealStream;
-use super::seat_streams::table_seat_key;
 use super::seat_tables::seat_column;
 use super::shard::{CHUNK_GAMES, GAMES_FILE, SHARD_FILE, ShardError, TableWriter};
 use super::table_batch::{TableGame, play_batch_seats};
+use crate::deal::DealStream;
+use crate::deal::table_seat_key;
 use crate::game::{Rules, RulesSpec};
 use crate::policy::{FollowReading, PolicySpec, TablePolicy};
 

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::deal_source::DealSourceKind;
 use super::shard::{ShardError, ShardSummary};
 use super::tournament_spec::TournamentSpec;
+use crate::deal::DealSourceKind;
 use crate::policy::PolicySpec;
 
 /// File name of the manifest.

@@ -6,9 +6,9 @@
 //! Invariant: a [`TournamentSpec`] that exists has passed [`TournamentSpec::new`]'s checks, so
 //! playing it cannot fail on its inputs (only on I/O).
 
-use super::deal_source::DealSourceKind;
 use super::matchup::Matchup;
 use super::shard::ShardSpec;
+use crate::deal::DealSourceKind;
 use crate::game::RulesSpec;
 use crate::policy::{FollowReading, MAX_THRESHOLD, PolicySpec};
 

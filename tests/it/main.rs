@@ -10,6 +10,7 @@ mod common;
 mod cli_safety;
 mod cli_simulate;
 mod cli_snapshots;
+mod code_map;
 mod config_errors;
 mod crash_consistency;
 mod export_csv;

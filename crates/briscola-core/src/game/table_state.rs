@@ -1,0 +1,415 @@
+//! One game under any valid [`Rules`] as a state that advances one card at a time: whose turn it
+//! is, what that seat may see and play, and the card it plays. [`super::play_table`] drives it
+//! with policies; the Python environment, the terminal table and the web table drive it with a
+//! person's or a program's cards.
+//!
+//! Invariant: the state only ever holds a game the rules allow: every player plays exactly one
+//! card per trick, in seat order from the leader; exactly one card wins each trick and its player
+//! leads the next; after a trick every player draws one card (in the variant's order) while the
+//! stock lasts; [`TableState::play`] refuses (and leaves the state unchanged) a card the seat to
+//! play may not play.
+
+use super::card::{Card, Suit};
+use super::deck::Deck;
+use super::rules::{DrawOrder, Rules};
+use super::seat_view::SeatView;
+use super::table_play::{MAX_PLAYERS, TableOutcome, TableSink, TableTrick, deal_order};
+use super::trick::beats;
+
+/// Largest hand.
+pub(super) const MAX_HAND: usize = 5;
+
+/// A hand of at most five cards, in arrival order.
+#[derive(Clone, Copy, Debug)]
+struct Hand {
+    cards: [Card; MAX_HAND],
+    len: u8,
+}
+
+impl Hand {
+    fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+    fn push(&mut self, c: Card) {
+        self.cards[self.len as usize] = c;
+        self.len += 1;
+    }
+    fn remove_card(&mut self, c: Card) {
+        let len = self.len as usize;
+        let i = self.cards[..len]
+            .iter()
+            .position(|&x| x == c)
+            .expect("the card is in the hand");
+        self.cards.copy_within(i + 1..len, i);
+        self.len -= 1;
+    }
+}
+
+/// Why a card cannot be played now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalPlay {
+    /// The game is over.
+    #[error("the game is over: no card can be played")]
+    GameOver,
+    /// The seat to play does not hold the card.
+    #[error("seat {seat} does not hold {card:?}; it holds {hand}")]
+    NotInHand {
+        /// The seat to play.
+        seat: u8,
+        /// The card asked for.
+        card: Card,
+        /// The seat's hand, as card ids.
+        hand: HandText,
+    },
+    /// Must-follow-suit: the seat holds the led suit and the card is of another.
+    #[error("seat {seat} must follow suit: it holds the led suit, so it may play only {legal}")]
+    MustFollow {
+        /// The seat to play.
+        seat: u8,
+        /// The playable cards, as card ids.
+        legal: HandText,
+    },
+}
+
+/// A hand's card ids for an error message (`[3, 17, 25]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandText {
+    ids: [u8; MAX_HAND],
+    len: u8,
+}
+
+impl HandText {
+    fn of(cards: &[Card]) -> HandText {
+        let mut ids = [0; MAX_HAND];
+        for (i, c) in cards.iter().enumerate() {
+            ids[i] = c.id();
+        }
+        HandText {
+            ids,
+            len: cards.len() as u8,
+        }
+    }
+}
+
+impl std::fmt::Display for HandText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "card ids {:?}", &self.ids[..self.len as usize])
+    }
+}
+
+/// A game in progress (or finished) under any valid rules.
+#[derive(Clone, Debug)]
+pub struct TableState {
+    rules: Rules,
+    seq: [Card; 40],
+    len: usize,
+    next: usize,
+    hands: [Hand; MAX_PLAYERS],
+    out: TableOutcome,
+    played: u64,
+    leader: usize,
+    trick: u8,
+    cards: [Card; MAX_PLAYERS],
+    k: usize,
+    best_k: usize,
+    done: bool,
+    /// The playable cards of the seat to play (its hand, or under must-follow-suit the cards of
+    /// the led suit when it holds one).
+    legal: [Card; MAX_HAND],
+    legal_len: u8,
+    last: Option<TableTrick>,
+}
+
+impl TableState {
+    /// The state before the first card of a game of `rules` on `deck` (a shuffle of the 40
+    /// cards; the variant's removed cards are skipped): hands dealt, the trump turned up.
+    pub fn new(rules: &Rules, deck: &Deck) -> TableState {
+        let n = rules.players();
+        let h = rules.hand_size();
+        let (seq, len) = deal_order(rules, deck);
+        let face_up = rules.has_trump().then(|| seq[len - 1]);
+        let trump = face_up.map(|c| c.suit());
+        let mut hands = [Hand {
+            cards: [seq[0]; MAX_HAND],
+            len: 0,
+        }; MAX_PLAYERS];
+        let mut out = TableOutcome {
+            players: n as u8,
+            points: [0; MAX_PLAYERS],
+            briscole: [0; MAX_PLAYERS],
+            trumps_played: [0; MAX_PLAYERS],
+            tricks_won: [0; MAX_PLAYERS],
+            tricks_played: 0,
+            trump,
+            face_up,
+            claimed_by: None,
+        };
+        for (s, hand) in hands.iter_mut().enumerate().take(n) {
+            for &c in &seq[s * h..(s + 1) * h] {
+                hand.push(c);
+                out.briscole[s] += (Some(c.suit()) == trump) as u8;
+            }
+        }
+        let mut st = TableState {
+            rules: *rules,
+            seq,
+            len,
+            next: n * h,
+            hands,
+            out,
+            played: 0,
+            leader: rules.spec().first_leader as usize,
+            trick: 1,
+            cards: [seq[0]; MAX_PLAYERS],
+            k: 0,
+            best_k: 0,
+            done: false,
+            legal: [seq[0]; MAX_HAND],
+            legal_len: 0,
+            last: None,
+        };
+        st.find_legal();
+        st
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The seat to play, `None` once the game is over.
+    pub fn to_play(&self) -> Option<usize> {
+        (!self.done).then(|| (self.leader + self.k) % self.rules.players())
+    }
+
+    /// Whether the game is over (every trick played, or a side's claim in Briscola a 31).
+    pub fn is_over(&self) -> bool {
+        self.done
+    }
+
+    /// The cards the seat to play may play (empty once the game is over).
+    pub fn legal(&self) -> &[Card] {
+        &self.legal[..self.legal_len as usize]
+    }
+
+    /// Seat `seat`'s whole hand, in arrival order (what only that seat, or an analysis, may see).
+    pub fn hand(&self, seat: usize) -> &[Card] {
+        self.hands[seat].as_slice()
+    }
+
+    /// The result so far (final once [`TableState::is_over`]).
+    pub fn outcome(&self) -> &TableOutcome {
+        &self.out
+    }
+
+    /// The cards played to the trick in progress, in playing order (the lead first).
+    pub fn trick_cards(&self) -> &[Card] {
+        &self.cards[..self.k]
+    }
+
+    /// The seat that led the trick in progress.
+    pub fn leader(&self) -> usize {
+        self.leader
+    }
+
+    /// The trick in progress, 1-based (the last one played once the game is over).
+    pub fn trick(&self) -> u8 {
+        self.trick
+    }
+
+    /// The last completed trick.
+    pub fn last_trick(&self) -> Option<&TableTrick> {
+        self.last.as_ref()
+    }
+
+    /// Bit `id` set for every card played in completed tricks.
+    pub fn played(&self) -> u64 {
+        self.played
+    }
+
+    /// Cards left in the stock, the face-up card included while it is there.
+    pub fn stock_left(&self) -> usize {
+        self.len - self.next
+    }
+
+    /// The stock's cards from the top (the next drawn first; the face-up card last): hidden
+    /// information, for analysis and solvers only.
+    pub fn stock(&self) -> &[Card] {
+        &self.seq[self.next..self.len]
+    }
+
+    /// What the seat to play may see, `None` once the game is over. Its `hand` is the playable
+    /// cards (under must-follow-suit, the cards of the led suit when the seat holds one), as
+    /// [`super::play_table`] shows a policy.
+    pub fn view(&self) -> Option<SeatView<'_>> {
+        self.to_play().map(|seat| self.view_of(seat))
+    }
+
+    /// What seat `seat` sees now: for the seat to play exactly [`TableState::view`]; for any
+    /// other seat its whole hand and the trick as it stands (a seat that already played to the
+    /// trick sees its own card among `trick_cards`). After the game's end, the final table.
+    ///
+    /// # Panics
+    /// If `seat` is not a seat of the game.
+    pub fn view_of(&self, seat: usize) -> SeatView<'_> {
+        let rules = &self.rules;
+        assert!(seat < rules.players(), "seat {seat} is not at the table");
+        let full = self.hands[seat].as_slice();
+        let hand = if self.to_play() == Some(seat) {
+            self.legal()
+        } else {
+            full
+        };
+        let sides = self.out.side_points(rules);
+        let mine = sides[rules.side_of(seat)];
+        let total: u16 = sides.iter().sum();
+        let n = rules.players();
+        let table = (self.k > 0).then(|| self.cards[self.best_k]);
+        let best_seat = (self.leader + self.best_k) % n;
+        let scoperta = rules.spec().scoperta;
+        SeatView {
+            hand,
+            table,
+            trump: self.out.trump.unwrap_or(Suit::Oro),
+            face_up: self
+                .out
+                .face_up
+                .unwrap_or(full.first().copied().unwrap_or(self.seq[0])),
+            played: self.played,
+            stock_left: (self.len - self.next) as u8,
+            trick: self.trick,
+            my_points: mine as u8,
+            opp_points: (total - mine) as u8,
+            players: n as u8,
+            seat: seat as u8,
+            trick_cards: &self.cards[..self.k],
+            partner_winning: table.is_some() && rules.partners(seat, best_seat),
+            no_trump: self.out.trump.is_none(),
+            open_hand: if scoperta {
+                self.hands[(seat + 1) % n].as_slice()
+            } else {
+                &[]
+            },
+            stock_top: if scoperta && self.next < self.len {
+                Some(self.seq[self.next])
+            } else {
+                None
+            },
+        }
+    }
+
+    /// Play `card` for the seat to play. A trick's last card completes it: the winner takes its
+    /// points, the tricks' draws go to `sink` with the trick, and the winner leads the next.
+    /// Returns the completed trick, if this card completed one.
+    pub fn play<S: TableSink + ?Sized>(
+        &mut self,
+        card: Card,
+        sink: &mut S,
+    ) -> Result<Option<TableTrick>, IllegalPlay> {
+        let Some(seat) = self.to_play() else {
+            return Err(IllegalPlay::GameOver);
+        };
+        if !self.legal().contains(&card) {
+            let hand = self.hands[seat].as_slice();
+            return Err(if hand.contains(&card) {
+                IllegalPlay::MustFollow {
+                    seat: seat as u8,
+                    legal: HandText::of(self.legal()),
+                }
+            } else {
+                IllegalPlay::NotInHand {
+                    seat: seat as u8,
+                    card,
+                    hand: HandText::of(hand),
+                }
+            });
+        }
+        self.hands[seat].remove_card(card);
+        self.cards[self.k] = card;
+        if self.k > 0 && beats(self.cards[self.best_k], card, self.out.trump) {
+            self.best_k = self.k;
+        }
+        self.k += 1;
+        let done_trick = (self.k == self.rules.players()).then(|| self.finish_trick(sink));
+        self.find_legal();
+        Ok(done_trick)
+    }
+
+    /// The trick's winner takes it; everyone draws; a target claim or the last trick ends the
+    /// game, else the winner leads the next trick.
+    fn finish_trick<S: TableSink + ?Sized>(&mut self, sink: &mut S) -> TableTrick {
+        let n = self.rules.players();
+        let leader = self.leader;
+        let trump = self.out.trump;
+        let winner = (leader + self.best_k) % n;
+        let pts: u8 = self.cards[..n].iter().map(|c| c.points()).sum();
+        self.out.points[winner] += pts;
+        self.out.tricks_won[winner] += 1;
+        self.out.tricks_played = self.trick;
+        for (k, &c) in self.cards[..n].iter().enumerate() {
+            self.out.trumps_played[(leader + k) % n] += (Some(c.suit()) == trump) as u8;
+            self.played |= 1u64 << c.id();
+        }
+        let t = TableTrick {
+            trick: self.trick,
+            leader: leader as u8,
+            winner: winner as u8,
+            cards: self.cards,
+            players: n as u8,
+            points: pts,
+        };
+        sink.trick(&t);
+        if self.next < self.len {
+            let first = match self.rules.spec().draw_order {
+                DrawOrder::WinnerFirst => winner,
+                DrawOrder::LoserFirst => winner + 1,
+            };
+            for k in 0..n {
+                let seat = (first + k) % n;
+                let c = self.seq[self.next];
+                self.next += 1;
+                self.hands[seat].push(c);
+                self.out.briscole[seat] += (Some(c.suit()) == trump) as u8;
+                sink.draw(self.trick, seat as u8, c);
+            }
+        }
+        if let Some(target) = self.rules.spec().target {
+            let side = self.rules.side_of(winner);
+            if self.out.side_points(&self.rules)[side] >= target as u16 {
+                self.out.claimed_by = Some(side as u8);
+                self.done = true;
+            }
+        }
+        if self.trick as usize == self.rules.tricks() {
+            self.done = true;
+        }
+        if !self.done {
+            self.trick += 1;
+        }
+        self.leader = winner;
+        self.k = 0;
+        self.best_k = 0;
+        self.last = Some(t);
+        t
+    }
+
+    /// Fill `legal` for the seat to play.
+    fn find_legal(&mut self) {
+        self.legal_len = 0;
+        let Some(seat) = self.to_play() else {
+            return;
+        };
+        let full = self.hands[seat];
+        let lead = (self.k > 0).then(|| self.cards[0]);
+        if let (true, Some(lead)) = (self.rules.spec().must_follow_suit, lead) {
+            for &c in full.as_slice().iter().filter(|c| c.suit() == lead.suit()) {
+                self.legal[self.legal_len as usize] = c;
+                self.legal_len += 1;
+            }
+        }
+        if self.legal_len == 0 {
+            self.legal[..full.len as usize].copy_from_slice(full.as_slice());
+            self.legal_len = full.len;
+        }
+    }
+}

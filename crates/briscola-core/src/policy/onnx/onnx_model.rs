@@ -1,0 +1,204 @@
+//! A policy network loaded from an ONNX file with the pure-Rust runtime `tract-onnx`
+//! ([`super::tract_runtime`], behind the crate's `onnx` feature): cut at a
+//! named node (e.g. BriscolaBot-v3's masked logits `/Where_output_0`, before its in-graph softmax
+//! and sampler), given a
+//! symbolic batch dimension, optimised once and shared by every thread of the process.
+//!
+//! Invariant: a loaded [`OnnxModel`] has been checked to take `[N, input_len]` float inputs and
+//! give `[N, 40]` outputs (a score, or logit, per card id) for its encoding; each row of a batch is
+//! computed from that row's input only (tested: a row's output does not depend on the batch
+//! it shares, bit for bit). A file is parsed once per process (the store is keyed by the file's
+//! sha256, the encoding and the cut).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use sha2::{Digest, Sha256};
+
+use super::encoding::Encoding;
+#[cfg(not(feature = "onnx"))]
+use super::no_runtime::Plan;
+#[cfg(feature = "onnx")]
+use super::tract_runtime::Plan;
+
+/// Why a model cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OnnxError {
+    /// The file cannot be read.
+    #[error("cannot read the model file {path}: {message}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        message: String,
+    },
+    /// The file is not an ONNX model the runtime can load.
+    #[error(
+        "{path} is not an ONNX model the runtime can load ({message}); give the path of a .onnx file exported with opset 9 or later"
+    )]
+    NotOnnx {
+        /// The file.
+        path: PathBuf,
+        /// The runtime's reason.
+        message: String,
+    },
+    /// The node to cut the graph at does not exist.
+    #[error(
+        "the model {path} has no node `{node}` to take the policy's output from; name the node whose output is the score (logit) of each card (e.g. output = \"/Where_output_0\")"
+    )]
+    NoNode {
+        /// The file.
+        path: PathBuf,
+        /// The node.
+        node: String,
+    },
+    /// The model's input does not fit the encoding.
+    #[error(
+        "the model {path} takes an input of shape {found}, but encoding `{encoding}` gives {want} values per observation; use a model trained on that encoding or the encoding the model was trained on ({valid})"
+    )]
+    InputShape {
+        /// The file.
+        path: PathBuf,
+        /// The model's declared input.
+        found: String,
+        /// The encoding.
+        encoding: &'static str,
+        /// Values per observation of the encoding.
+        want: usize,
+        /// Known encodings.
+        valid: String,
+    },
+    /// The model's output (at the cut) is not one value per card.
+    #[error(
+        "the model {path} gives an output of shape {found} at `{node}`; a policy network must give one score (logit) per card ([N, 40])"
+    )]
+    OutputShape {
+        /// The file.
+        path: PathBuf,
+        /// The node.
+        node: String,
+        /// The output's shape.
+        found: String,
+    },
+    /// This build of the core crate has no ONNX runtime (its `onnx` feature is off).
+    #[error(
+        "the model {path} cannot be run: this build of briscola has no ONNX runtime (build briscola-core with its `onnx` feature, as the `briscola` binary is)"
+    )]
+    NoRuntime {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The runtime failed to prepare or run the graph.
+    #[error("the model {path} cannot be run: {message}")]
+    Run {
+        /// The file.
+        path: PathBuf,
+        /// The runtime's reason.
+        message: String,
+    },
+}
+
+/// A loaded, optimised network.
+pub struct OnnxModel {
+    plan: Plan,
+    encoding: Encoding,
+    sha256: String,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for OnnxModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OnnxModel")
+            .field("path", &self.path)
+            .field("sha256", &self.sha256)
+            .field("encoding", &self.encoding)
+            .finish()
+    }
+}
+
+type StoreKey = (String, Encoding, String);
+
+fn store() -> &'static Mutex<HashMap<StoreKey, Arc<OnnxModel>>> {
+    static STORE: OnceLock<Mutex<HashMap<StoreKey, Arc<OnnxModel>>>> = OnceLock::new();
+    STORE.get_or_init(Default::default)
+}
+
+/// The hex sha256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+impl OnnxModel {
+    /// The model in `path` for `encoding`, cut at node `output`: from the process's store if
+    /// this file (by content) was loaded before, else parsed, checked and stored.
+    pub fn shared(
+        path: &Path,
+        encoding: Encoding,
+        output: &str,
+    ) -> Result<Arc<OnnxModel>, OnnxError> {
+        let bytes = std::fs::read(path).map_err(|e| OnnxError::Read {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let sha = sha256_hex(&bytes);
+        let key = (sha.clone(), encoding, output.to_string());
+        if let Some(m) = Self::stored(&key) {
+            return Ok(m);
+        }
+        let m = Arc::new(Self::load(path, &bytes, sha, encoding, output)?);
+        let mut s = store().lock().unwrap_or_else(|e| e.into_inner());
+        Ok(s.entry(key).or_insert(m).clone())
+    }
+
+    /// A model loaded before in this process, by its file's sha256.
+    pub fn by_sha256(sha256: &str, encoding: Encoding, output: &str) -> Option<Arc<OnnxModel>> {
+        Self::stored(&(sha256.to_string(), encoding, output.to_string()))
+    }
+
+    fn stored(key: &StoreKey) -> Option<Arc<OnnxModel>> {
+        let s = store().lock().unwrap_or_else(|e| e.into_inner());
+        s.get(key).cloned()
+    }
+
+    fn load(
+        path: &Path,
+        bytes: &[u8],
+        sha256: String,
+        encoding: Encoding,
+        output: &str,
+    ) -> Result<OnnxModel, OnnxError> {
+        let plan = Plan::load(path, bytes, encoding, output)?;
+        Ok(OnnxModel {
+            plan,
+            encoding,
+            sha256,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The file's sha256 (hex).
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+
+    /// The encoding the model was checked against.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The outputs for `rows` observations laid end to end in `inputs` (each
+    /// `encoding.input_len()` values): `rows * 40` values, row by row.
+    ///
+    /// # Panics
+    /// If the runtime fails on an input of the checked shape (the model ran on one at load).
+    pub fn run(&self, inputs: &[f32], rows: usize) -> Vec<f32> {
+        match self.plan.run(inputs, rows, self.encoding.input_len()) {
+            Ok((out, _)) => out,
+            Err(e) => panic!(
+                "model {} failed on a {rows}-row batch: {e}",
+                self.path.display()
+            ),
+        }
+    }
+}

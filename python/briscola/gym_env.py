@@ -1,0 +1,139 @@
+"""A Gymnasium environment: one seat of Briscola against named policies.
+
+The opponents (and, with four or six players, the partners) are the study's policies by name:
+built-ins (greedy, hoarder, counter, random, search) or any `[policies.NAME]` of a study file.
+Observations are dicts of `observation` (`briscola-v1`, float32[206]) and `action_mask`
+(int8[40]); actions are card ids. The action space samples only playable cards (so a random
+agent, and `check_env`, play legal games); a card that is not playable raises ValueError.
+The reward comes at the end: +1 for a win of the agent's side, -1 for a loss, 0 for a tie
+(`reward="points"`: the point difference / 120).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ._core import NUM_ACTIONS, OBS_LEN, Game, Policy
+
+
+class LegalCards(spaces.Discrete):
+    """Discrete(40) whose `sample()` without a mask draws a card the agent may play now."""
+
+    def __init__(self, legal_mask, seed=None):
+        super().__init__(NUM_ACTIONS, seed=seed)
+        self._legal_mask = legal_mask
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None:
+            mask = self._legal_mask()
+            if mask is None or not mask.any():
+                return super().sample()
+        return super().sample(mask=mask, probability=probability)
+
+
+class BriscolaEnv(gym.Env):
+    """One seat of Briscola against policies that play the other seats."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        opponents: Sequence[str] | str = "greedy",
+        study: str | None = None,
+        players: int = 2,
+        rules: dict | None = None,
+        seat: int = 0,
+        reward: str = "win",
+        render_mode: str | None = None,
+    ):
+        probe = Game(rules, players=None if rules and "players" in rules else players)
+        self._rules = probe.rules
+        n = probe.players
+        if isinstance(opponents, str):
+            opponents = [opponents] * (n - 1)
+        if len(opponents) != n - 1:
+            raise ValueError(
+                f"opponents: give one policy for every other seat ({n - 1}), in seat order after the agent's, or one name for all"
+            )
+        if not 0 <= seat < n:
+            raise ValueError(f"seat = {seat}: the agent's seat is 0 to {n - 1}")
+        if reward not in ("win", "points"):
+            raise ValueError(f'reward = {reward!r}: use "win" (+1, 0, -1) or "points" (point difference / 120)')
+        self.seat = seat
+        self.reward_kind = reward
+        self.names = ["agent"] * n
+        self.policies: dict[int, Policy] = {}
+        for k, name in enumerate(opponents):
+            s = (seat + 1 + k) % n
+            self.names[s] = name
+            self.policies[s] = Policy(name, study, seat=s)
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (OBS_LEN,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.action_space = LegalCards(self._mask)
+        self.render_mode = render_mode
+        self._deal_seed = 0
+        self._game_no = 0
+        self.game: Game | None = None
+
+    def _mask(self):
+        if self.game is None or self.game.is_over:
+            return None
+        return self.game.action_mask(self.seat)
+
+    def _obs(self):
+        return {
+            "observation": self.game.observation(self.seat),
+            "action_mask": self.game.action_mask(self.seat),
+        }
+
+    def _advance(self):
+        g = self.game
+        while not g.is_over and g.to_play != self.seat:
+            g.step(self.policies[g.to_play].act(g))
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._deal_seed = int(seed)
+            self._game_no = 0
+        self.game = Game(self._rules, seed=self._deal_seed, game=self._game_no, names=self.names)
+        for s, p in self.policies.items():
+            p.reset(s, self._game_no)
+        self._game_no += 1
+        self._advance()
+        return self._obs(), {}
+
+    def step(self, action):
+        if self.game is None:
+            raise ValueError("call reset() before step()")
+        if self.game.is_over:
+            raise ValueError("the game is over: call reset() to deal a new one")
+        self.game.step(int(action))
+        self._advance()
+        terminated = self.game.is_over
+        reward = 0.0
+        info = {}
+        if terminated:
+            side = self.game.sides[self.seat]
+            pts = self.game.side_points
+            info["side_points"] = pts
+            if self.reward_kind == "points":
+                mine = pts[side]
+                reward = (mine - (sum(pts) - mine)) / 120.0
+            else:
+                w = self.game.winner
+                reward = 0.0 if w is None else (1.0 if w == side else -1.0)
+        return self._obs(), reward, terminated, False, info
+
+    def render(self):
+        if self.render_mode != "ansi" or self.game is None:
+            return None
+        return repr(self.game)

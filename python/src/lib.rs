@@ -1,0 +1,1047 @@
+//! The Python binding of `briscola-core` (module `briscola._core`): a game of any rules variant
+//! stepped card by card, the pipeline's seeded deals, the study file's policies, the
+//! `briscola-v1` observation and a vector environment whose games and opponents run in Rust.
+//!
+//! Invariant: a thin edge. Every rule of the game, every deal and every decision is the core
+//! crate's own; this file converts types and turns every bad input into a Python exception
+//! (`ValueError` with the sentence the CLI would print), never a panic.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use briscola_core::deal::{DealSourceKind, DealStream, table_seat_key};
+use briscola_core::game::{Card, Deck, Rules, RulesSpec, SeatRng, TableState, TableTrick};
+use briscola_core::policy::onnx::{Encoding, V1_OBS, encode_v1};
+use briscola_core::policy::{
+    FollowReading, Policy, PolicyResolver, PolicySection, PolicySpec, TablePolicy, TieBreak,
+};
+use briscola_core::table::card_text;
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+
+/// Cards, the width of the action space.
+const ACTIONS: usize = 40;
+/// The largest study file read (the CLI's cap).
+const MAX_STUDY_BYTES: u64 = 1 << 20;
+
+fn bad(msg: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(msg.to_string())
+}
+
+/// The card of a Python integer id, or a sentence saying what an id is.
+fn card_of(id: i64) -> PyResult<Card> {
+    u8::try_from(id)
+        .ok()
+        .and_then(Card::from_id)
+        .ok_or_else(|| {
+            bad(format!(
+                "card {id} is not a card id: ids are 0 to 39 (suit * 10 + rank - 1, suits Oro, Spade, Bastoni, Coppe)"
+            ))
+        })
+}
+
+fn ids(cards: &[Card]) -> Vec<u8> {
+    cards.iter().map(|c| c.id()).collect()
+}
+
+/// A rules description from Python keywords: the same fields and checks as a study's `rules`.
+fn rules_from(rules: Option<&Bound<'_, PyDict>>, players: Option<u8>) -> PyResult<Rules> {
+    let mut table = toml::Table::new();
+    let mut given_players = None;
+    if let Some(d) = rules {
+        for (k, v) in d.iter() {
+            let key: String = k
+                .extract()
+                .map_err(|_| bad("rules: every key must be a field name (a string)"))?;
+            let value = if v.is_none() {
+                continue;
+            } else if v.is_instance_of::<PyBool>() {
+                toml::Value::Boolean(v.extract()?)
+            } else if v.is_instance_of::<PyInt>() {
+                toml::Value::Integer(
+                    v.extract()
+                        .map_err(|_| bad(format!("rules.{key}: {v} is out of range")))?,
+                )
+            } else if v.is_instance_of::<PyString>() {
+                toml::Value::String(v.extract()?)
+            } else {
+                return Err(bad(format!(
+                    "rules.{key}: give a number, a string or a boolean, not {}",
+                    v.get_type().name()?
+                )));
+            };
+            if key == "players" {
+                given_players = value.as_integer();
+            }
+            table.insert(key, value);
+        }
+    }
+    let n = match (players, given_players) {
+        (Some(p), Some(q)) if i64::from(p) != q => {
+            return Err(bad(format!(
+                "players = {p} but rules.players = {q}: give the number of players once"
+            )));
+        }
+        (Some(p), _) => p,
+        (None, Some(q)) => u8::try_from(q).map_err(|_| bad(format!("rules.players = {q}: Briscola is played by 2, 3, 4 (two partnerships) or 6 (two teams of three)")))?,
+        (None, None) => 2,
+    };
+    let usual = RulesSpec::for_players(n);
+    let mut base = toml::Table::try_from(usual).map_err(bad)?;
+    for (k, v) in table {
+        base.insert(k, v);
+    }
+    let spec: RulesSpec = toml::Value::Table(base)
+        .try_into()
+        .map_err(|e: toml::de::Error| bad(format!("rules: {}", e.message().trim())))?;
+    spec.validate().map_err(|e| bad(format!("rules: {e}")))
+}
+
+/// The deck of game `game` of the stream the pipeline uses for `names` under `seed`.
+fn deck_of(seed: i64, names: &[String], game: u64, paired: bool, source: &str) -> PyResult<Deck> {
+    let kind = DealSourceKind::parse(source).ok_or_else(|| {
+        bad(format!(
+            "deal_source = {source:?}: use \"chacha\" (a stream per matchup) or \"dotnet-replay\" (the paper's .NET stream)"
+        ))
+    })?;
+    if let Some(problem) = kind.seed_problem(seed) {
+        return Err(bad(format!(
+            "seed {seed} {problem}; {} seeds lie in {}",
+            kind.as_str(),
+            kind.seed_range_text()
+        )));
+    }
+    let mut stream = match kind {
+        DealSourceKind::DotnetReplay => DealStream::dotnet(seed as i32, game),
+        DealSourceKind::Chacha => {
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let mut s = DealStream::chacha_table(seed as u64, &refs, paired);
+            s.skip(game);
+            s
+        }
+    };
+    let mut out = Vec::with_capacity(1);
+    stream.next_chunk(1, &mut out);
+    Ok(out[0])
+}
+
+fn default_names(players: usize) -> Vec<String> {
+    (0..players).map(|s| format!("player_{s}")).collect()
+}
+
+/// `briscola-v1`'s observation of `seat` and its legal mask (zeros unless it is to play).
+fn observe(state: &TableState, seat: usize, obs: &mut [f32], mask: &mut [i8]) {
+    let view = state.view_of(seat);
+    encode_v1(&view, state.hand(seat), obs);
+    mask.fill(0);
+    if state.to_play() == Some(seat) {
+        for c in state.legal() {
+            mask[c.id() as usize] = 1;
+        }
+    }
+}
+
+fn trick_dict<'py>(py: Python<'py>, t: &TableTrick) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("trick", t.trick)?;
+    d.set_item("leader", t.leader)?;
+    d.set_item("winner", t.winner)?;
+    d.set_item("cards", ids(t.played()))?;
+    d.set_item("points", t.points)?;
+    Ok(d)
+}
+
+/// One game of Briscola under any rules variant, stepped one card at a time.
+///
+/// Game(rules=None, *, players=None, seed=0, game=0, names=None, paired=False,
+///      deal_source="chacha", deck=None)
+#[pyclass(module = "briscola._core", name = "Game")]
+#[derive(Clone)]
+struct PyGame {
+    state: TableState,
+    deck: Deck,
+    tricks: Vec<TableTrick>,
+    draws: Vec<(u8, u8, Card)>,
+}
+
+struct Sink<'a> {
+    draws: &'a mut Vec<(u8, u8, Card)>,
+}
+
+impl briscola_core::game::TableSink for Sink<'_> {
+    fn trick(&mut self, _t: &TableTrick) {}
+    fn draw(&mut self, trick: u8, seat: u8, card: Card) {
+        self.draws.push((trick, seat, card));
+    }
+}
+
+impl PyGame {
+    fn make(rules: Rules, deck: Deck) -> PyGame {
+        PyGame {
+            state: TableState::new(&rules, &deck),
+            deck,
+            tricks: Vec::with_capacity(20),
+            draws: Vec::new(),
+        }
+    }
+
+    fn play(&mut self, card: Card) -> PyResult<Option<TableTrick>> {
+        let mut sink = Sink {
+            draws: &mut self.draws,
+        };
+        let t = self.state.play(card, &mut sink).map_err(bad)?;
+        if let Some(t) = t {
+            self.tricks.push(t);
+        }
+        Ok(t)
+    }
+
+    fn seat_ok(&self, seat: i64) -> PyResult<usize> {
+        let n = self.state.rules().players();
+        usize::try_from(seat)
+            .ok()
+            .filter(|&s| s < n)
+            .ok_or_else(|| {
+                bad(format!(
+                    "seat {seat} is not at the table: seats are 0 to {}",
+                    n - 1
+                ))
+            })
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (rules=None, *, players=None, seed=0, game=0, names=None, paired=false, deal_source="chacha", deck=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        rules: Option<&Bound<'_, PyDict>>,
+        players: Option<u8>,
+        seed: i64,
+        game: u64,
+        names: Option<Vec<String>>,
+        paired: bool,
+        deal_source: &str,
+        deck: Option<Vec<i64>>,
+    ) -> PyResult<PyGame> {
+        let rules = rules_from(rules, players)?;
+        let n = rules.players();
+        let deck = match deck {
+            Some(d) => {
+                let ids: Vec<u8> = d
+                    .iter()
+                    .map(|&i| card_of(i).map(|c| c.id()))
+                    .collect::<PyResult<_>>()?;
+                Deck::from_ids(&ids).ok_or_else(|| {
+                    bad("deck: give the 40 card ids 0 to 39, each once, top of the deal first")
+                })?
+            }
+            None => {
+                let names = names.unwrap_or_else(|| default_names(n));
+                if names.len() != n && !(names.len() == 2 && n == 2) {
+                    return Err(bad(format!(
+                        "names: give one policy name per seat ({n}), as the study's seating names them; got {}",
+                        names.len()
+                    )));
+                }
+                deck_of(seed, &names, game, paired, deal_source)?
+            }
+        };
+        Ok(PyGame::make(rules, deck))
+    }
+
+    /// Players at the table.
+    #[getter]
+    fn players(&self) -> usize {
+        self.state.rules().players()
+    }
+
+    /// The side (0 or 1; 0, 1 or 2 with three players) of each seat.
+    #[getter]
+    fn sides(&self) -> Vec<usize> {
+        let r = self.state.rules();
+        (0..r.players()).map(|s| r.side_of(s)).collect()
+    }
+
+    /// The rules as a dict (the study file's `rules` fields).
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.state.rules().spec();
+        let d = PyDict::new(py);
+        d.set_item("players", s.players)?;
+        d.set_item("deck", s.deck)?;
+        d.set_item("hand_size", s.hand_size)?;
+        d.set_item(
+            "trump",
+            if self.state.rules().has_trump() {
+                "face-up"
+            } else {
+                "none"
+            },
+        )?;
+        d.set_item(
+            "draw_order",
+            match s.draw_order {
+                briscola_core::game::DrawOrder::WinnerFirst => "winner-first",
+                briscola_core::game::DrawOrder::LoserFirst => "loser-first",
+            },
+        )?;
+        d.set_item("redraw_ace_three", s.redraw_ace_three)?;
+        d.set_item("scoperta", s.scoperta)?;
+        d.set_item("must_follow_suit", s.must_follow_suit)?;
+        d.set_item("target", s.target)?;
+        d.set_item("first_leader", s.first_leader)?;
+        Ok(d)
+    }
+
+    /// The deck as dealt (40 card ids, top first).
+    #[getter]
+    fn deck(&self) -> Vec<u8> {
+        self.deck.cards().iter().map(|c| c.id()).collect()
+    }
+
+    /// The seat to play, or None once the game is over.
+    #[getter]
+    fn to_play(&self) -> Option<usize> {
+        self.state.to_play()
+    }
+
+    /// Whether the game is over.
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.state.is_over()
+    }
+
+    /// The card ids the seat to play may play (empty once the game is over).
+    fn legal_actions(&self) -> Vec<u8> {
+        ids(self.state.legal())
+    }
+
+    /// The legal-move mask over the 40 card ids (int8) for `seat` (default: the seat to play).
+    #[pyo3(signature = (seat=None))]
+    fn action_mask<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<i64>,
+    ) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let mut m = vec![0i8; ACTIONS];
+        let seat = match seat {
+            Some(s) => Some(self.seat_ok(s)?),
+            None => self.state.to_play(),
+        };
+        if seat.is_some() && seat == self.state.to_play() {
+            for c in self.state.legal() {
+                m[c.id() as usize] = 1;
+            }
+        }
+        Ok(m.into_pyarray(py))
+    }
+
+    /// Play card `card` (an id) for the seat to play. Returns the completed trick as a dict
+    /// (trick, leader, winner, cards, points) when this card completed one, else None.
+    fn step<'py>(&mut self, py: Python<'py>, card: i64) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let c = card_of(card)?;
+        match self.play(c)? {
+            Some(t) => Ok(Some(trick_dict(py, &t)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// `briscola-v1`'s observation of `seat` (float32, 206 values; see the README).
+    fn observation<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let seat = self.seat_ok(seat)?;
+        let mut obs = vec![0f32; V1_OBS];
+        let mut mask = [0i8; ACTIONS];
+        observe(&self.state, seat, &mut obs, &mut mask);
+        Ok(obs.into_pyarray(py))
+    }
+
+    /// Seat `seat`'s hand (card ids, arrival order): private to that seat.
+    fn hand(&self, seat: i64) -> PyResult<Vec<u8>> {
+        Ok(ids(self.state.hand(self.seat_ok(seat)?)))
+    }
+
+    /// The cards played to the trick in progress, lead first.
+    #[getter]
+    fn trick_cards(&self) -> Vec<u8> {
+        ids(self.state.trick_cards())
+    }
+
+    /// The seat that leads (led) the trick in progress.
+    #[getter]
+    fn leader(&self) -> usize {
+        self.state.leader()
+    }
+
+    /// The face-up card (None in a no-trump variant).
+    #[getter]
+    fn face_up(&self) -> Option<u8> {
+        self.state.outcome().face_up.map(|c| c.id())
+    }
+
+    /// The trump suit's index (0 Oro, 1 Spade, 2 Bastoni, 3 Coppe), None without trump.
+    #[getter]
+    fn trump(&self) -> Option<u8> {
+        self.state.outcome().trump.map(|s| s as u8)
+    }
+
+    /// Cards left in the stock, the face-up card included.
+    #[getter]
+    fn stock_left(&self) -> usize {
+        self.state.stock_left()
+    }
+
+    /// Points each seat has taken.
+    #[getter]
+    fn points(&self) -> Vec<u8> {
+        let o = self.state.outcome();
+        o.points[..o.players as usize].to_vec()
+    }
+
+    /// Points each side has taken.
+    #[getter]
+    fn side_points(&self) -> Vec<u16> {
+        let r = self.state.rules();
+        self.state.outcome().side_points(r)[..r.sides()].to_vec()
+    }
+
+    /// The winning side once the game is over (None while it runs, and for a tie).
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        if !self.state.is_over() {
+            return None;
+        }
+        self.state.outcome().winner_side(self.state.rules())
+    }
+
+    /// The completed tricks, in order, as dicts.
+    fn tricks<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        self.tricks.iter().map(|t| trick_dict(py, t)).collect()
+    }
+
+    /// What every seat may see (no hand, no stock order): for logging and analysis.
+    fn public_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("players", self.players())?;
+        d.set_item("to_play", self.to_play())?;
+        d.set_item("trick", self.state.trick())?;
+        d.set_item("leader", self.state.leader())?;
+        d.set_item("trick_cards", self.trick_cards())?;
+        d.set_item("face_up", self.face_up())?;
+        d.set_item("trump", self.trump())?;
+        d.set_item("stock_left", self.stock_left())?;
+        d.set_item("points", self.points())?;
+        d.set_item("side_points", self.side_points())?;
+        let played: Vec<u8> = (0..40u8)
+            .filter(|i| self.state.played() & (1u64 << i) != 0)
+            .collect();
+        d.set_item("played", played)?;
+        d.set_item(
+            "hand_sizes",
+            (0..self.players())
+                .map(|s| self.state.hand(s).len())
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item("is_over", self.state.is_over())?;
+        Ok(d)
+    }
+
+    /// The whole state, hidden information included (every hand and the stock in draw order).
+    fn full_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = self.public_state(py)?;
+        let hands: Vec<Vec<u8>> = (0..self.players())
+            .map(|s| ids(self.state.hand(s)))
+            .collect();
+        d.set_item("hands", hands)?;
+        d.set_item("stock", ids(self.state.stock()))?;
+        d.set_item("deck", self.deck())?;
+        let draws: Vec<(u8, u8, u8)> = self.draws.iter().map(|&(t, s, c)| (t, s, c.id())).collect();
+        d.set_item("draws", draws)?;
+        Ok(d)
+    }
+
+    /// An independent copy of the game.
+    fn copy(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game(players={}, trick={}, to_play={:?}, points={:?})",
+            self.players(),
+            self.state.trick(),
+            self.state.to_play(),
+            self.points()
+        )
+    }
+}
+
+/// A study's policy, by name: a built-in (greedy, hoarder, counter, random, search) or any
+/// `[policies.NAME]` of a study file (the policy language, switch, epsilon, search, onnx).
+#[pyclass(module = "briscola._core", name = "Policy")]
+struct PyPolicy {
+    spec: PolicySpec,
+    reading: FollowReading,
+    /// The policy built for the rules it last played.
+    built: Option<(Rules, TablePolicy)>,
+    seed: i64,
+    rng: SeatRng,
+}
+
+/// The `[policies]` table of the study file at `path` and the folder its model paths are
+/// relative to.
+fn study_policies(path: &Path) -> PyResult<(BTreeMap<String, PolicySection>, PathBuf)> {
+    use std::io::Read;
+    let f = std::fs::File::open(path).map_err(|e| {
+        bad(format!(
+            "cannot read the study file {}: {e}",
+            path.display()
+        ))
+    })?;
+    let mut text = String::new();
+    f.take(MAX_STUDY_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| {
+            bad(format!(
+                "cannot read the study file {}: {e}",
+                path.display()
+            ))
+        })?;
+    if text.len() as u64 > MAX_STUDY_BYTES {
+        return Err(bad(format!(
+            "the study file {} is larger than 1 MiB; a study file is a short TOML file",
+            path.display()
+        )));
+    }
+    let doc: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| bad(format!("{}: {}", path.display(), e.message().trim())))?;
+    let sections = match doc.get("policies") {
+        None => BTreeMap::new(),
+        Some(v) => v.clone().try_into().map_err(|e: toml::de::Error| {
+            bad(format!(
+                "{}: [policies]: {}",
+                path.display(),
+                e.message().trim()
+            ))
+        })?,
+    };
+    let base = path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    Ok((sections, base))
+}
+
+impl PyPolicy {
+    fn for_rules(&mut self, rules: &Rules) -> PyResult<&TablePolicy> {
+        if self.built.as_ref().is_none_or(|(r, _)| r != rules) {
+            let p = TablePolicy::new(&self.spec, rules, self.reading).map_err(bad)?;
+            self.built = Some((*rules, p));
+        }
+        Ok(&self.built.as_ref().expect("just built").1)
+    }
+}
+
+#[pymethods]
+impl PyPolicy {
+    #[new]
+    #[pyo3(signature = (name, study=None, *, tie_break=None, reading="verbatim", seed=0, seat=0, game=0))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        name: &str,
+        study: Option<PathBuf>,
+        tie_break: Option<&str>,
+        reading: &str,
+        seed: i64,
+        seat: u8,
+        game: u64,
+    ) -> PyResult<PyPolicy> {
+        let tie = match tie_break {
+            None => None,
+            Some("as-released") => Some(TieBreak::AsReleased),
+            Some("as-written") => Some(TieBreak::AsWritten),
+            Some(other) => {
+                return Err(bad(format!(
+                    "tie_break = {other:?}: use \"as-released\" or \"as-written\""
+                )));
+            }
+        };
+        let reading = match reading {
+            "verbatim" => FollowReading::Verbatim,
+            "partner-aware" => FollowReading::PartnerAware,
+            other => {
+                return Err(bad(format!(
+                    "reading = {other:?}: use \"verbatim\" or \"partner-aware\""
+                )));
+            }
+        };
+        let (sections, base) = match &study {
+            Some(p) => study_policies(p)?,
+            None => (BTreeMap::new(), PathBuf::from(".")),
+        };
+        let resolver = PolicyResolver::new(&sections, &base);
+        let spec = resolver.resolve(name, tie).map_err(|e| {
+            let place = study
+                .as_ref()
+                .map(|p| format!("{}: ", p.display()))
+                .unwrap_or_default();
+            bad(format!("{place}{}: {}", e.field, e.message))
+        })?;
+        let mut p = PyPolicy {
+            rng: SeatRng::new(table_seat_key(seed, spec.stream_name(), seat), game),
+            spec,
+            reading,
+            built: None,
+            seed,
+        };
+        // Built now so that a definition that cannot play (a missing model) fails here.
+        p.for_rules(&Rules::standard())?;
+        Ok(p)
+    }
+
+    /// The policy's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// The policy's kind (greedy, hoarder, counter, rules, switch, epsilon, random, search, onnx).
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.spec.kind.as_str()
+    }
+
+    /// The policy in words, as `briscola policies` prints it.
+    fn describe(&self) -> String {
+        self.spec.describe().to_string()
+    }
+
+    /// Restart the policy's own random stream as the pipeline keys it for (seed, this policy,
+    /// `seat`) at game `game`: a randomised policy then draws exactly what it drew in the study.
+    fn reset(&mut self, seat: u8, game: u64) {
+        self.rng = SeatRng::new(
+            table_seat_key(self.seed, self.spec.stream_name(), seat),
+            game,
+        );
+    }
+
+    /// The card (an id) this policy plays for the seat to play in `game`.
+    fn act(&mut self, game: &PyGame) -> PyResult<u8> {
+        let view = game
+            .state
+            .view()
+            .ok_or_else(|| bad("the game is over: no seat is to play"))?;
+        let rules = *game.state.rules();
+        let mut rng = self.rng.clone();
+        let p = self.for_rules(&rules)?;
+        let i = p.choose(&view, &mut rng);
+        self.rng = rng;
+        Ok(view.hand[i].id())
+    }
+
+    /// The card this policy plays for the seat to play and why, as (card id, text): the rule
+    /// that fired for the paper's policies, how a network or a random policy chose otherwise.
+    fn explain(&mut self, game: &PyGame) -> PyResult<(u8, String)> {
+        let view = game
+            .state
+            .view()
+            .ok_or_else(|| bad("the game is over: no seat is to play"))?;
+        let rules = *game.state.rules();
+        let mut rng = self.rng.clone();
+        let p = self.for_rules(&rules)?;
+        let e = if rules.is_standard() {
+            p.inner().explain(&view, &mut rng)
+        } else {
+            briscola_core::policy::AnyPolicy::unexplained(p, &view, &mut rng)
+        };
+        self.rng = rng;
+        Ok((e.card.id(), e.line()))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Policy({:?}, kind={:?})",
+            self.spec.name,
+            self.spec.kind.as_str()
+        )
+    }
+}
+
+/// How a vector environment rewards the learner at a game's end.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reward {
+    /// +1 for a win of the learner's side, -1 for a loss, 0 for a tie.
+    Win,
+    /// The learner's side's points minus the others', over 120.
+    Points,
+}
+
+/// `n` games stepped together in Rust: the learner plays one seat of each game, the other
+/// seats are played by the named policies, also in Rust; finished games restart at once on
+/// the stream's next deal.
+#[pyclass(module = "briscola._core", name = "VecEnv")]
+struct PyVecEnv {
+    rules: Rules,
+    games: Vec<TableState>,
+    learner: Vec<usize>,
+    game_index: Vec<u64>,
+    seat_rngs: Vec<Vec<SeatRng>>,
+    /// One policy per seat (the learner's entry is unused), as seat offsets from the learner.
+    others: Vec<TablePolicy>,
+    other_names: Vec<String>,
+    stream: DealStream,
+    next_game: u64,
+    seat_mode: Option<usize>,
+    seed: i64,
+    reward: Reward,
+    finished: [u64; 3],
+}
+
+impl PyVecEnv {
+    /// Start game `slot` on the stream's next deal and play the others up to the learner.
+    fn start(&mut self, slot: usize) {
+        let mut decks = Vec::with_capacity(1);
+        self.stream.next_chunk(1, &mut decks);
+        let g = self.next_game;
+        self.next_game += 1;
+        let n = self.rules.players();
+        let learner = self.seat_mode.unwrap_or((g % n as u64) as usize);
+        self.games[slot] = TableState::new(&self.rules, &decks[0]);
+        self.learner[slot] = learner;
+        self.game_index[slot] = g;
+        for s in 0..n {
+            let off = (s + n - learner) % n;
+            let name = if off == 0 {
+                "learner"
+            } else {
+                self.other_names[off - 1].as_str()
+            };
+            self.seat_rngs[slot][s] = SeatRng::new(table_seat_key(self.seed, name, s as u8), g);
+        }
+        self.advance(slot);
+    }
+
+    /// Let the other seats play until the learner is to play or the game is over.
+    fn advance(&mut self, slot: usize) {
+        let n = self.rules.players();
+        let learner = self.learner[slot];
+        let mut sink = briscola_core::game::NoTricks;
+        while let Some(seat) = self.games[slot].to_play() {
+            if seat == learner {
+                break;
+            }
+            let off = (seat + n - learner) % n;
+            let state = &self.games[slot];
+            let view = state.view().expect("a seat is to play");
+            let i = self.others[off - 1].choose(&view, &mut self.seat_rngs[slot][seat]);
+            let card = view.hand[i];
+            self.games[slot]
+                .play(card, &mut sink)
+                .expect("a policy plays a legal card");
+        }
+    }
+
+    fn reward_of(&mut self, slot: usize) -> f32 {
+        let st = &self.games[slot];
+        let side = self.rules.side_of(self.learner[slot]);
+        let pts = st.outcome().side_points(&self.rules);
+        let mine = pts[side] as f32;
+        let total: f32 = pts[..self.rules.sides()].iter().map(|&p| p as f32).sum();
+        let win = st.outcome().winner_side(&self.rules);
+        match win {
+            Some(w) if w == side => self.finished[0] += 1,
+            Some(_) => self.finished[1] += 1,
+            None => self.finished[2] += 1,
+        }
+        match self.reward {
+            Reward::Win => match win {
+                Some(w) if w == side => 1.0,
+                Some(_) => -1.0,
+                None => 0.0,
+            },
+            Reward::Points => (mine - (total - mine)) / 120.0,
+        }
+    }
+
+    fn observe_all<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<i8>>) {
+        let n = self.games.len();
+        let mut obs = vec![0f32; n * V1_OBS];
+        let mut mask = vec![0i8; n * ACTIONS];
+        for (i, g) in self.games.iter().enumerate() {
+            observe(
+                g,
+                self.learner[i],
+                &mut obs[i * V1_OBS..(i + 1) * V1_OBS],
+                &mut mask[i * ACTIONS..(i + 1) * ACTIONS],
+            );
+        }
+        let obs = Array2::from_shape_vec((n, V1_OBS), obs).expect("n rows of V1_OBS");
+        let mask = Array2::from_shape_vec((n, ACTIONS), mask).expect("n rows of 40");
+        (obs.into_pyarray(py), mask.into_pyarray(py))
+    }
+}
+
+#[pymethods]
+impl PyVecEnv {
+    #[new]
+    #[pyo3(signature = (num_envs, opponents, study=None, *, rules=None, players=None, seat=None, seed=0, reward="win"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        num_envs: usize,
+        opponents: Vec<String>,
+        study: Option<PathBuf>,
+        rules: Option<&Bound<'_, PyDict>>,
+        players: Option<u8>,
+        seat: Option<i64>,
+        seed: i64,
+        reward: &str,
+    ) -> PyResult<PyVecEnv> {
+        if num_envs == 0 || num_envs > 1 << 20 {
+            return Err(bad(format!(
+                "num_envs = {num_envs}: give 1 to 1048576 games"
+            )));
+        }
+        let rules = rules_from(rules, players)?;
+        let n = rules.players();
+        let other_names: Vec<String> = match opponents.len() {
+            1 => vec![opponents[0].clone(); n - 1],
+            k if k == n - 1 => opponents,
+            k => {
+                return Err(bad(format!(
+                    "opponents: give one policy for every other seat ({}), in seat order after the learner's, or one for all; got {k}",
+                    n - 1
+                )));
+            }
+        };
+        let (sections, base) = match &study {
+            Some(p) => study_policies(p)?,
+            None => (BTreeMap::new(), PathBuf::from(".")),
+        };
+        let resolver = PolicyResolver::new(&sections, &base);
+        let mut others = Vec::with_capacity(n - 1);
+        for name in &other_names {
+            let spec = resolver
+                .resolve(name, None)
+                .map_err(|e| bad(format!("{}: {}", e.field, e.message)))?;
+            others.push(TablePolicy::new(&spec, &rules, FollowReading::Verbatim).map_err(bad)?);
+        }
+        let seat_mode = match seat {
+            None => None,
+            Some(s) if (0..n as i64).contains(&s) => Some(s as usize),
+            Some(s) => {
+                return Err(bad(format!(
+                    "seat = {s}: the learner's seat is 0 to {}, or None to rotate it game by game",
+                    n - 1
+                )));
+            }
+        };
+        let reward = match reward {
+            "win" => Reward::Win,
+            "points" => Reward::Points,
+            other => {
+                return Err(bad(format!(
+                    "reward = {other:?}: use \"win\" (+1, 0, -1) or \"points\" (point difference / 120)"
+                )));
+            }
+        };
+        let kind = DealSourceKind::Chacha;
+        if let Some(problem) = kind.seed_problem(seed) {
+            return Err(bad(format!(
+                "seed {seed} {problem}; chacha seeds lie in {}",
+                kind.seed_range_text()
+            )));
+        }
+        let mut key_names = vec!["learner"];
+        key_names.extend(other_names.iter().map(String::as_str));
+        let stream = DealStream::chacha_table(seed as u64, &key_names, false);
+        let placeholder = TableState::new(&rules, &Deck::ordered());
+        let mut env = PyVecEnv {
+            rules,
+            games: vec![placeholder; num_envs],
+            learner: vec![0; num_envs],
+            game_index: vec![0; num_envs],
+            seat_rngs: vec![vec![SeatRng::new([0; 32], 0); n]; num_envs],
+            others,
+            other_names,
+            stream,
+            next_game: 0,
+            seat_mode,
+            seed,
+            reward,
+            finished: [0; 3],
+        };
+        for i in 0..num_envs {
+            env.start(i);
+        }
+        Ok(env)
+    }
+
+    /// Games stepped together.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.games.len()
+    }
+
+    /// The learner's seat in each game.
+    #[getter]
+    fn seats(&self) -> Vec<usize> {
+        self.learner.clone()
+    }
+
+    /// The index of each game in the deal stream.
+    #[getter]
+    fn game_indices(&self) -> Vec<u64> {
+        self.game_index.clone()
+    }
+
+    /// Finished games so far as (won, lost, tied), by the learner's side.
+    #[getter]
+    fn results(&self) -> (u64, u64, u64) {
+        (self.finished[0], self.finished[1], self.finished[2])
+    }
+
+    /// Start every game afresh on the stream's next deals; the observations and masks.
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<i8>>) {
+        for i in 0..self.games.len() {
+            self.start(i);
+        }
+        self.observe_all(py)
+    }
+
+    /// The current observations and masks, without stepping.
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<i8>>) {
+        self.observe_all(py)
+    }
+
+    /// Play the learner's card (an id) in every game; the others answer; a finished game
+    /// restarts. Returns (observations, masks, rewards, dones): a done game's reward is its
+    /// final one and its observation the new game's first.
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray2<i8>>,
+        Bound<'py, PyArray1<f32>>,
+        Bound<'py, PyArray1<bool>>,
+    )> {
+        let n = self.games.len();
+        if actions.len() != n {
+            return Err(bad(format!(
+                "actions: give one card id per game ({n}); got {}",
+                actions.len()
+            )));
+        }
+        let acts = actions
+            .as_slice()
+            .map_err(|_| bad("actions: give a contiguous 1-D array"))?;
+        let mut cards = Vec::with_capacity(n);
+        for (i, &a) in acts.iter().enumerate() {
+            let c = card_of(a).map_err(|e| bad(format!("actions[{i}]: {}", e.value(py))))?;
+            if !self.games[i].legal().contains(&c) {
+                return Err(bad(format!(
+                    "actions[{i}]: card {a} is not playable in game {i}; its playable cards are {:?}",
+                    ids(self.games[i].legal())
+                )));
+            }
+            cards.push(c);
+        }
+        let mut rewards = vec![0f32; n];
+        let mut dones = vec![false; n];
+        let mut sink = briscola_core::game::NoTricks;
+        for (i, &c) in cards.iter().enumerate() {
+            self.games[i].play(c, &mut sink).expect("checked legal");
+            self.advance(i);
+            if self.games[i].is_over() {
+                rewards[i] = self.reward_of(i);
+                dones[i] = true;
+                self.start(i);
+            }
+        }
+        let (obs, mask) = self.observe_all(py);
+        Ok((obs, mask, rewards.into_pyarray(py), dones.into_pyarray(py)))
+    }
+}
+
+/// The deck (40 card ids, top first) of game `game` of the deal stream the pipeline uses for
+/// the seating `names` (policy names in seat order) under `seed`.
+#[pyfunction]
+#[pyo3(signature = (seed, names, game=0, *, paired=false, deal_source="chacha"))]
+fn deal(
+    seed: i64,
+    names: Vec<String>,
+    game: u64,
+    paired: bool,
+    deal_source: &str,
+) -> PyResult<Vec<u8>> {
+    if names.is_empty() {
+        return Err(bad("names: give the seating's policy names, one per seat"));
+    }
+    let d = deck_of(seed, &names, game, paired, deal_source)?;
+    Ok(d.cards().iter().map(|c| c.id()).collect())
+}
+
+/// A card's name, e.g. `Asso di Oro` for id 0.
+#[pyfunction]
+fn card_name(card: i64) -> PyResult<String> {
+    Ok(card_text::text(card_of(card)?))
+}
+
+/// The card id of a name as `briscola play` reads it (e.g. "Asso di Oro", "3 Coppe").
+#[pyfunction]
+fn card_id(name: &str) -> PyResult<u8> {
+    card_text::parse(name).map(|c| c.id()).ok_or_else(|| {
+        bad(format!(
+            "{name:?} is not a card: write a rank and a suit, e.g. \"Asso di Oro\" or \"3 Coppe\""
+        ))
+    })
+}
+
+/// `briscola-v1` for a seat view is also the `onnx` kind's input: the encoding's name.
+#[pyfunction]
+fn encoding_name() -> &'static str {
+    Encoding::BriscolaV1.as_str()
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyPolicy>()?;
+    m.add_class::<PyVecEnv>()?;
+    m.add_function(wrap_pyfunction!(deal, m)?)?;
+    m.add_function(wrap_pyfunction!(card_name, m)?)?;
+    m.add_function(wrap_pyfunction!(card_id, m)?)?;
+    m.add_function(wrap_pyfunction!(encoding_name, m)?)?;
+    m.add("OBS_LEN", V1_OBS)?;
+    m.add("NUM_ACTIONS", ACTIONS)?;
+    m.add("ONNX_INPUT_LEN", Encoding::BriscolaV1.input_len())?;
+    m.add(
+        "CARD_NAMES",
+        Card::all().map(card_text::text).collect::<Vec<_>>(),
+    )?;
+    Ok(())
+}

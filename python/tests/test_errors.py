@@ -1,0 +1,103 @@
+"""Bad input from Python raises a Python exception with the sentence the CLI would print;
+nothing panics or aborts the interpreter."""
+
+import numpy as np
+import pytest
+
+import briscola
+from briscola import Game, Policy, VecEnv
+
+
+def raises(fn, *words):
+    with pytest.raises(ValueError) as e:
+        fn()
+    msg = str(e.value)
+    for w in words:
+        assert w in msg, msg
+    # Never a Rust type name or a panic.
+    for bad in ("panicked", "RulesSpec", "Option<", "called `Result", "PolicySpec"):
+        assert bad not in msg, msg
+    return msg
+
+
+def test_illegal_cards():
+    g = Game(seed=1)
+    not_held = next(c for c in range(40) if c not in g.hand(0))
+    raises(lambda: g.step(not_held), "does not hold")
+    raises(lambda: g.step(40), "not a card id", "0 to 39")
+    raises(lambda: g.step(-1), "not a card id")
+    # The failed steps changed nothing.
+    assert g.trick_cards == [] and g.to_play == 0
+
+
+def test_must_follow_suit_refusal_says_what_is_playable():
+    rng = np.random.default_rng(0)
+    for game in range(200):
+        g = Game({"must_follow_suit": True, "trump": "none"}, players=4, seed=1, game=game)
+        while not g.is_over:
+            legal = g.legal_actions()
+            hand = g.hand(g.to_play)
+            if len(legal) < len(hand):
+                other = next(c for c in hand if c not in legal)
+                raises(lambda: g.step(other), "must follow suit")
+                return
+            g.step(int(rng.choice(legal)))
+    pytest.fail("no must-follow position in 200 games")
+
+
+def test_a_step_after_the_end():
+    g = Game(seed=2)
+    while not g.is_over:
+        g.step(g.legal_actions()[0])
+    raises(lambda: g.step(0), "game is over")
+    raises(lambda: Policy("greedy").act(g), "game is over")
+
+
+def test_bad_rules_and_deals():
+    raises(lambda: Game({"players": 5}), "players = 5", "2, 3, 4")
+    raises(lambda: Game({"colour": "red"}), "unknown field", "colour")
+    raises(lambda: Game({"deck": 39}, players=4), "deck = 39")
+    raises(lambda: Game({"trump": "diamonds"}), "trump")
+    raises(lambda: Game({"hand_size": [3]}), "hand_size")
+    raises(lambda: Game(players=4, rules={"players": 2}), "players")
+    raises(lambda: Game(deck=list(range(39))), "deck")
+    raises(lambda: Game(deck=[0] * 40), "deck")
+    raises(lambda: Game(seed=-1), "seed -1")
+    raises(lambda: Game(deal_source="urandom"), "deal_source", "chacha")
+    raises(lambda: Game(names=["a", "b", "c"]), "names")
+    raises(lambda: Game().observation(2), "seat 2", "0 to 1")
+    raises(lambda: briscola.card_name(77), "not a card id")
+    raises(lambda: briscola.card_id("Jolly"), "not a card")
+
+
+def test_bad_policies():
+    raises(lambda: Policy("grredy"), "unknown policy `grredy`", "greedy")
+    raises(lambda: Policy("greedy", "/nonexistent/study.toml"), "cannot read the study file")
+    raises(lambda: Policy("greedy", tie_break="random"), "tie_break")
+    raises(lambda: Policy("search", reading="partner-aware"), "partner")
+
+
+def test_bad_study_files(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text("[policies.x]\nkind = 'rules'\nlead = ['cheapest of purple']\nfollow = ['cheapest']\n")
+    raises(lambda: Policy("x", str(f)), "policies.x.lead")
+    f.write_text("[policies.x\n")
+    raises(lambda: Policy("x", str(f)), str(f))
+    f.write_text("[policies.x]\nkind = 'onnx'\nmodel = 'missing.onnx'\nencoding = 'briscola-v1'\n")
+    raises(lambda: Policy("x", str(f)), "missing.onnx")
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * (2 << 20))
+    raises(lambda: Policy("x", str(big)), "larger than 1 MiB")
+
+
+def test_bad_vector_env_input():
+    raises(lambda: VecEnv(0, ["greedy"]), "num_envs")
+    raises(lambda: VecEnv(4, ["greedy", "greedy"]), "opponents")
+    raises(lambda: VecEnv(4, ["nobody"]), "unknown policy")
+    raises(lambda: VecEnv(4, ["greedy"], reward="money"), "reward")
+    env = VecEnv(4, ["greedy"], seat=0)
+    obs, mask = env.reset()
+    raises(lambda: env.step(np.zeros(3, dtype=np.int64)), "one card id per game")
+    bad = np.array([int(np.flatnonzero(m == 0)[0]) for m in mask], dtype=np.int64)
+    raises(lambda: env.step(bad), "not playable")
+    raises(lambda: env.step(np.full(4, 99, dtype=np.int64)), "not a card id")

@@ -1,0 +1,232 @@
+//! `briscola solve FILE`: the trick-feasibility question of a position file (can a player win at
+//! least k tricks or take p points over some line of everybody's play, for some and for every
+//! completion of the unknown cards?), answered with a witness line in readable card names; for
+//! an open two-player position also its minimax value.
+//!
+//! Invariant: the command only reads its file and writes stdout; a malformed file is exit 2 with
+//! the file, the field and what would be valid, never a panic.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use briscola::solve::{
+    Answer, CardSet, DEFAULT_MAX_NODES, Duel, DuelSolver, Feasibility, Position, PositionSpec,
+    Target, card_name, suit_name,
+};
+
+use super::error::{CliError, Exit, report};
+
+/// `briscola solve`
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The position file (TOML): `rules`, `trump`, `leader`, `hands`, `unknown`, `played`,
+    /// `stock`, `face_up` and the `[goal]` (`player` and `tricks` or `points`). See the README.
+    pub position: PathBuf,
+    /// Seeded completions of the unknown cards tried to refute "for every completion" when the
+    /// proof fails.
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    pub tries: usize,
+    /// The most search nodes each search may visit (memory grows with it, ~100 bytes a node at
+    /// worst); past it the answer says so instead of guessing.
+    #[arg(long, default_value_t = DEFAULT_MAX_NODES, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: u64,
+}
+
+/// Run `briscola solve`.
+pub fn solve(a: SolveArgs) -> Exit {
+    let file = a.position.display().to_string();
+    let fail = |msg: String| report(&CliError::Usage(msg));
+    let text = match std::fs::read(&a.position) {
+        Ok(b) if b.len() > 1 << 20 => {
+            return fail(format!(
+                "{file}: larger than 1 MiB; a position file is a few lines of TOML"
+            ));
+        }
+        Ok(b) => match String::from_utf8(b) {
+            Ok(t) => t,
+            Err(_) => return fail(format!("{file}: not UTF-8 text; a position file is TOML")),
+        },
+        Err(e) => return fail(format!("{file}: cannot read the position file: {e}")),
+    };
+    let spec: PositionSpec = match toml::from_str(&text) {
+        Ok(s) => s,
+        Err(e) => return fail(format!("{file}: {}", e.to_string().trim_end())),
+    };
+    let pos = match spec.validate() {
+        Ok(p) => p,
+        Err(e) => return fail(format!("{file}: {e}")),
+    };
+    outln!("{}", render(&file, &pos, a.tries, a.max_nodes));
+    Exit::Ok
+}
+
+fn player(p: usize) -> String {
+    format!("Player-{}", p + 1)
+}
+
+fn names(set: CardSet) -> Vec<String> {
+    set.iter().map(card_name).collect()
+}
+
+/// The whole report of one position (what `solve` prints).
+pub fn render(file: &str, pos: &Position, tries: usize, max_nodes: u64) -> String {
+    let mut o = String::new();
+    describe(&mut o, file, pos);
+    let left = pos.tricks_left();
+    let question = match pos.target {
+        Target::Tricks(k) => format!("win at least {k} of the {left} tricks left"),
+        Target::Points(p) => format!("take at least {p} card points in the {left} tricks left"),
+    };
+    let _ = writeln!(
+        o,
+        "\nQuestion: can {} {question}, over some line of everybody's play?",
+        player(pos.player)
+    );
+    let unknown = !pos.pool().is_empty();
+    let some = Feasibility::some(pos, max_nodes);
+    let label = if unknown {
+        "For some completion of the unknown cards"
+    } else {
+        "Answer"
+    };
+    match &some {
+        Answer::Yes(Some(line)) => {
+            let _ = writeln!(o, "  {label}: yes. A witness line:");
+            witness(&mut o, line);
+        }
+        Answer::OutOfBudget { nodes } => {
+            let _ = writeln!(o, "  {label}: {}", out_of_budget(*nodes));
+        }
+        _ => {
+            let _ = writeln!(o, "  {label}: no: no line of play reaches it.");
+        }
+    }
+    if unknown {
+        let every = match &some {
+            Answer::Yes(_) => Feasibility::every(pos, tries, max_nodes),
+            Answer::OutOfBudget { .. } => some.clone(),
+            _ => Answer::No(None),
+        };
+        let text = match every {
+            Answer::OutOfBudget { nodes } => out_of_budget(nodes),
+            Answer::Yes(_) => "yes: proved against an adversary that chooses each unknown card when it is played, knowing the line so far (so it holds for every fixed completion)".to_string(),
+            Answer::No(None) => "no (not even for some completion)".to_string(),
+            Answer::No(Some(c)) => {
+                let mut t = "no. This completion refutes it:".to_string();
+                for (p, cards) in c.hands.iter().enumerate().filter(|(_, h)| !h.is_empty()) {
+                    let cards: Vec<String> = cards.iter().map(|&c| card_name(c)).collect();
+                    let _ = write!(t, "\n    {}'s unknown cards: {}", player(p), cards.join(", "));
+                }
+                let stock: Vec<String> = c.stock.iter().map(|&c| card_name(c)).collect();
+                let _ = write!(t, "\n    the stock from its top: {}", stock.join(", "));
+                t
+            }
+            Answer::Undetermined { tried } => format!(
+                "undetermined: an adversary choosing each unknown card as it is played can stop it, but none of {tried} seeded completions does"
+            ),
+        };
+        let _ = writeln!(o, "  For every completion of the unknown cards: {text}");
+    }
+    if pos.players() == 2 && !unknown {
+        minimax(&mut o, pos);
+    }
+    o
+}
+
+fn out_of_budget(nodes: u64) -> String {
+    format!(
+        "not answered: the search stopped after {nodes} nodes without a proof either way (raise --max-nodes)"
+    )
+}
+
+fn describe(o: &mut String, file: &str, pos: &Position) {
+    let trump = pos.trump.map_or("no trump".to_string(), |t| {
+        format!("trump {}", suit_name(t))
+    });
+    let draws = match pos.draw_order() {
+        briscola::game::DrawOrder::WinnerFirst => "the trick's winner draws first",
+        briscola::game::DrawOrder::LoserFirst => "the player after the winner draws first",
+    };
+    let _ = writeln!(
+        o,
+        "Position {file}: {} players, {trump}, {} leads; after each trick {draws}, one card each.",
+        pos.players(),
+        player(pos.leader)
+    );
+    for p in 0..pos.players() {
+        let mut cards = names(pos.hands[p]);
+        if pos.unknown[p] > 0 {
+            cards.push(format!("{} unknown", pos.unknown[p]));
+        }
+        let _ = writeln!(o, "  {}: {}", player(p), cards.join(", "));
+    }
+    if !pos.played.is_empty() {
+        let _ = writeln!(o, "  out of play: {}", names(pos.played).join(", "));
+    }
+    let known = pos.stock.iter().flatten().count();
+    let stock = match (pos.stock.len(), known) {
+        (0, _) => "empty".to_string(),
+        (n, k) if k == n => {
+            let cards: Vec<String> = pos.stock.iter().flatten().map(|&c| card_name(c)).collect();
+            format!("{n} cards from the top: {}", cards.join(", "))
+        }
+        (n, 1) if pos.stock.last().is_some_and(|c| c.is_some()) => format!(
+            "{n} cards, order unknown, face-up {} at the bottom",
+            card_name(pos.stock[n - 1].expect("face-up"))
+        ),
+        (n, _) => format!("{n} cards, order unknown (no face-up card given)"),
+    };
+    let _ = writeln!(o, "  stock: {stock}");
+    let pool = pos.pool().len();
+    if pool > 0 {
+        let in_hands: u32 = pos.unknown.iter().map(|&u| u as u32).sum();
+        let _ = writeln!(
+            o,
+            "  unknown cards: {pool} ({in_hands} in hands, {} in the stock), revealed when played",
+            pool - in_hands
+        );
+    }
+}
+
+fn witness(o: &mut String, line: &[briscola::solve::WitnessTrick]) {
+    for (i, t) in line.iter().enumerate() {
+        let plays: Vec<String> = t
+            .cards
+            .iter()
+            .map(|&(p, c, revealed)| {
+                let mark = if revealed { " (unknown card)" } else { "" };
+                format!("{} {}{mark}", player(p), card_name(c))
+            })
+            .collect();
+        let _ = writeln!(
+            o,
+            "    trick {}: {} -> {} wins",
+            i + 1,
+            plays.join(", "),
+            player(t.winner)
+        );
+    }
+}
+
+fn minimax(o: &mut String, pos: &Position) {
+    let duel = Duel {
+        trump: pos.trump,
+        hands: [pos.hands[0], pos.hands[1]],
+        stock: pos.stock.iter().flatten().copied().collect(),
+        leader: pos.leader as u8,
+        led: None,
+        draw_order: pos.draw_order(),
+    };
+    let left = CardSet(pos.hands[0].0 | pos.hands[1].0).points()
+        + duel.stock.iter().map(|c| c.points() as u32).sum::<u32>();
+    let diff = DuelSolver::new().value(&duel, None);
+    let p1 = (left as i32 + diff) / 2;
+    let _ = writeln!(
+        o,
+        "\nMinimax value (both players play their best for points): Player-1 takes {p1} and Player-2 {} of the {left} points left (difference {diff:+}).",
+        left as i32 - p1
+    );
+}

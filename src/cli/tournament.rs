@@ -1,0 +1,490 @@
+//! The `simulate` and `export` commands: ad-hoc tournaments outside the pipeline, and exports
+//! of any tournament's tables (the released simulator's CSV included).
+//!
+//! Invariant: every argument is validated (into a [`TournamentSpec`], the same validated spec a
+//! pipeline study is played from) before any file is written; bad input is a
+//! [`CliError::Usage`] naming the argument and what would be valid (exit 2).
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use sha2::{Digest, Sha256};
+
+use briscola::pipeline::config::{Config, GameCount};
+use briscola::pipeline::layout::Layout;
+use briscola::policy::{MAX_THRESHOLD, PolicyKind, PolicySpec, TieBreak};
+use briscola::tournament::{
+    DealSourceKind, Export, ExportDest, ExportFormat, ExportShard, ExportTable, GamesProblem,
+    MANIFEST_FILE, Matchup, OutState, SpecError, TournamentSpec, check_destination,
+    export as run_export, out_state, read_manifest, run_tournament, total_games_problem,
+};
+
+use super::error::{CliError, Exit};
+
+/// A deal source on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DealSourceArg {
+    /// The paper's System.Random stream (seed must be a .NET int).
+    DotnetReplay,
+    /// Independent ChaCha8 stream per game.
+    Chacha,
+}
+
+/// A tie-break reading on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TieBreakArg {
+    /// What produced the published tables.
+    AsReleased,
+    /// What the prose says.
+    AsWritten,
+}
+
+/// `simulate`
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// Policies, in matchup order (comma-separated or repeated): the built-in kinds `greedy`,
+    /// `hoarder`, `counter`, `search` (default worlds and horizon), or with --config any policy its [policies.NAME] sections define.
+    /// Default: the config's simulate.policies, else greedy,hoarder,counter.
+    #[arg(long = "policies", value_delimiter = ',', value_name = "NAME")]
+    pub policies: Vec<String>,
+    /// A pipeline.toml whose policies (with their thresholds and tie-breaks) and [simulate]
+    /// settings (deal source, seed, game count) this run starts from; flags override them.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Games requested in all; each ordered matchup plays floor(games / k^2). Default: the
+    /// config's, else 1000000.
+    #[arg(long, allow_negative_numbers = true)]
+    pub games: Option<u64>,
+    /// Seed (dotnet-replay: -2147483648..=2147483647; chacha: 0..=2^63-1). Default: the
+    /// config's, else 42.
+    #[arg(long, allow_negative_numbers = true)]
+    pub seed: Option<i64>,
+    /// Where the deals come from. Default: the config's, else dotnet-replay.
+    #[arg(long, value_enum)]
+    pub deal_source: Option<DealSourceArg>,
+    /// How equal-point cards are ordered (overrides every policy's). Default: as-released (or
+    /// each configured policy's own).
+    #[arg(long, value_enum)]
+    pub tie_break: Option<TieBreakArg>,
+    /// Overtrump threshold of the built-in hoarder and counter, in points (0..=22; default 10).
+    /// With --config each policy has its own.
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "config",
+          value_parser = clap::value_parser!(u8).range(0..=(MAX_THRESHOLD as i64)))]
+    pub threshold: Option<u8>,
+    /// Replace a non-empty --out directory (atomically: it holds the old tournament until the
+    /// new one is complete).
+    #[arg(long)]
+    pub force: bool,
+    /// Also write each matchup's trick table (tricks.parquet, 20 rows per game). The analysis
+    /// does not need it, and `briscola export tricks` regenerates it from the seed when absent.
+    /// Default: the config's simulate.trick_log, else off.
+    #[arg(long)]
+    pub trick_log: bool,
+    /// Output directory: must not exist, be empty, or (with --force) be replaced. The tournament
+    /// is written into a temporary directory beside it and renamed into place when complete, so
+    /// an interrupted run leaves it as it was.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+/// Which table to export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableArg {
+    /// The trick log (the paper's Table 2).
+    Tricks,
+    /// One row per game.
+    Games,
+}
+
+/// Export format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// CSV (tricks: byte-for-byte the released simulator's format).
+    Csv,
+    /// Parquet (zstd), with key-value metadata naming the study, seed, deal source and code.
+    Parquet,
+}
+
+/// `export`
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Which table.
+    #[arg(value_enum)]
+    pub table: TableArg,
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub format: FormatArg,
+    /// A directory written by `briscola simulate`.
+    #[arg(long, value_name = "DIR", conflicts_with = "study")]
+    pub from: Option<PathBuf>,
+    /// A study of the pipeline (`paper` or a variant's name), read from its outputs.
+    #[arg(long, value_name = "NAME")]
+    pub study: Option<String>,
+    /// The pipeline's study file (with --study).
+    #[arg(long, value_name = "FILE", default_value = "pipeline.toml")]
+    pub config: PathBuf,
+    /// The file to write, or `-` to stream to standard output. A file is written to a new,
+    /// randomly named temporary file beside it and renamed into place when complete; an
+    /// existing regular file is replaced, but a symlink, FIFO, device or directory at that path
+    /// is refused (never replaced and never written through): to write into a pipe or
+    /// /dev/stdout, give `--out -` and redirect.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+fn usage(msg: String) -> CliError {
+    CliError::Usage(msg)
+}
+
+/// The policy `name` of a simulate run: the config's [policies.NAME] if a config is given,
+/// else a built-in kind.
+fn resolve_policy(
+    name: &str,
+    cfg: Option<&Config>,
+    tie: Option<TieBreak>,
+    threshold: Option<u8>,
+) -> Result<PolicySpec, CliError> {
+    if let Some(cfg) = cfg {
+        if cfg.policies.contains_key(name) {
+            return Ok(cfg.policy_spec(name, tie));
+        }
+        let defined: Vec<&str> = cfg.policies.keys().map(String::as_str).collect();
+        return Err(usage(format!(
+            "--policies: `{name}` is not defined in the config; its policies are {}",
+            defined.join(", ")
+        )));
+    }
+    if name == PolicyKind::Search.as_str() {
+        return Ok(PolicySpec::search_default());
+    }
+    let Some(kind) = PolicyKind::parse(name) else {
+        return Err(usage(format!(
+            "--policies: `{name}` is not a policy; without --config use a built-in ({}, search) (or give --config FILE to use its [policies.NAME])",
+            PolicyKind::builtin_names()
+        )));
+    };
+    let mut spec = PolicySpec::paper(kind, tie.unwrap_or(TieBreak::AsReleased));
+    if matches!(kind, PolicyKind::Hoarder | PolicyKind::Counter)
+        && let Some(t) = threshold
+    {
+        spec.threshold = t;
+    }
+    Ok(spec)
+}
+
+/// Turn the arguments into a validated tournament (nothing is written).
+fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
+    let cfg = match &a.config {
+        Some(path) => Some(Config::load(path)?),
+        None => None,
+    };
+    let main = cfg.as_ref().and_then(|c| c.studies().into_iter().next());
+    let tie = a.tie_break.map(|t| match t {
+        TieBreakArg::AsReleased => TieBreak::AsReleased,
+        TieBreakArg::AsWritten => TieBreak::AsWritten,
+    });
+    let names: Vec<String> = match (&a.policies, &cfg) {
+        (p, _) if !p.is_empty() => p.clone(),
+        (_, Some(c)) => c.simulate.policies.clone(),
+        _ => ["greedy", "hoarder", "counter"].map(String::from).to_vec(),
+    };
+    let mut policies = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(usage(format!(
+                "--policies lists {n} twice; list each policy once"
+            )));
+        }
+        policies.push(resolve_policy(n, cfg.as_ref(), tie, a.threshold)?);
+    }
+    let k = policies.len() as u64;
+    let deal_source = match a.deal_source {
+        Some(DealSourceArg::DotnetReplay) => DealSourceKind::DotnetReplay,
+        Some(DealSourceArg::Chacha) => DealSourceKind::Chacha,
+        None => main
+            .as_ref()
+            .map_or(DealSourceKind::DotnetReplay, |s| s.deal_source()),
+    };
+    let seed = a.seed.or(main.as_ref().map(|s| s.seed())).unwrap_or(42);
+    let per = match (a.games, main.as_ref().map(|s| s.games)) {
+        (Some(g), _) | (None, Some(GameCount::Total(g))) => {
+            match total_games_problem(g, k as usize) {
+                Some(GamesProblem::AboveLimit { .. }) => {
+                    return Err(usage(format!(
+                        "--games {g} is more than the limit of {}",
+                        briscola::tournament::MAX_GAMES
+                    )));
+                }
+                Some(_) => {
+                    return Err(usage(format!(
+                        "--games {g} is fewer than one game per ordered matchup ({k} policies need at least {})",
+                        k * k
+                    )));
+                }
+                None => g / (k * k),
+            }
+        }
+        (None, Some(GameCount::PerMatchup(p))) => p,
+        (None, None) => 1_000_000 / (k * k).max(1),
+    };
+    TournamentSpec::new(policies, deal_source, seed, per).map_err(|e| match e {
+        SpecError::Seed {
+            seed,
+            deal_source,
+            problem,
+        } => usage(format!(
+            "--seed {seed} {problem}; {} seeds lie in {}",
+            deal_source.as_str(),
+            deal_source.seed_range_text()
+        )),
+        SpecError::Games { games, .. } => usage(format!(
+            "--games: {games} games per ordered matchup over {} matchups is out of range (1 to {} games in all)",
+            k * k,
+            briscola::tournament::MAX_GAMES
+        )),
+        other => usage(format!("--policies: {other}")),
+    })
+    .map(|t| t.with_trick_log(a.trick_log || main.as_ref().is_some_and(|s| s.trick_log())))
+}
+
+/// Run `simulate`.
+pub fn simulate(a: SimulateArgs) -> Result<Exit, CliError> {
+    let spec = simulate_spec(&a)?;
+    let out = &a.out;
+    let state = out_state(out).map_err(|e| usage(format!("--out {e}")))?;
+    if state == OutState::NonEmpty && !a.force {
+        return Err(usage(format!(
+            "--out {}: the directory is not empty; name a new or empty directory, or give --force to replace it (atomically, once the new tournament is complete)",
+            out.display()
+        )));
+    }
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty())
+        && let Err(e) = std::fs::create_dir_all(parent)
+    {
+        return Err(usage(format!(
+            "--out {}: cannot create the directory {}: {e}",
+            out.display(),
+            parent.display()
+        )));
+    }
+    let total = spec.total_games();
+    let bar = if std::io::stderr().is_terminal() {
+        let b = ProgressBar::new(total);
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, eta {eta})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let result = run_tournament(&spec, out, a.force, &|done| bar.set_position(done));
+    bar.finish_and_clear();
+    let m = result?;
+    let non_tied: u64 = m.shards.iter().map(|s| s.summary.non_tied).sum();
+    outln!(
+        "simulated {total} games ({} per ordered matchup, {} matchups): {non_tied} not tied; tables in {}",
+        spec.games_per_matchup(),
+        m.shards.len(),
+        out.display()
+    );
+    for line in pair_scores(&m) {
+        outln!("{line}");
+    }
+    Ok(Exit::Ok)
+}
+
+/// Each pair of different policies over both seats: wins, ties and losses of the first, its
+/// share of the decided games with a 95% Wilson interval, and its score with ties as half.
+fn pair_scores(m: &briscola::tournament::Manifest) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, a) in m.policies.iter().enumerate() {
+        for b in &m.policies[i + 1..] {
+            let (mut wins, mut ties, mut games) = (0u64, 0u64, 0u64);
+            for s in &m.shards {
+                let sum = &s.summary;
+                let g = sum.non_tied + sum.ties;
+                let a_wins = match (&sum.spec.g1.name, &sum.spec.g2.name) {
+                    (x, y) if *x == a.name && *y == b.name => sum.g1_wins,
+                    (x, y) if *x == b.name && *y == a.name => sum.non_tied - sum.g1_wins,
+                    _ => continue,
+                };
+                wins += a_wins;
+                ties += sum.ties;
+                games += g;
+            }
+            let decided = games - ties;
+            let Ok(ci) = briscola::stats::wilson(wins, decided, 0.95) else {
+                continue;
+            };
+            out.push(format!(
+                "{} vs {} (both seats, {games} games): {} wins {wins}, ties {ties}, loses {}; wins {:.4} of the decided games (95% Wilson {:.4}-{:.4}); score with ties as half {:.4}",
+                a.name,
+                b.name,
+                a.name,
+                decided - wins,
+                ci.rate,
+                ci.lo,
+                ci.hi,
+                (wins as f64 + ties as f64 / 2.0) / games as f64
+            ));
+        }
+    }
+    out
+}
+
+/// What an export reads, and the metadata a Parquet file gets.
+struct Source {
+    shards: Vec<ExportShard>,
+    metadata: Vec<(String, String)>,
+}
+
+fn sha256_file(path: &Path) -> Result<String, CliError> {
+    let bytes =
+        std::fs::read(path).map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
+    Ok(hex::encode(Sha256::digest(&bytes)))
+}
+
+fn metadata(
+    study: &str,
+    seed: i64,
+    deal_source: DealSourceKind,
+    games_per_matchup: u64,
+    policies: &[PolicySpec],
+    config_sha256: String,
+) -> Vec<(String, String)> {
+    vec![
+        ("study".into(), study.into()),
+        ("seed".into(), seed.to_string()),
+        ("deal_source".into(), deal_source.as_str().into()),
+        ("games_per_matchup".into(), games_per_matchup.to_string()),
+        (
+            "policies".into(),
+            serde_json::to_string(policies).unwrap_or_default(),
+        ),
+        (
+            "code_version".into(),
+            format!("briscola {}", env!("CARGO_PKG_VERSION")),
+        ),
+        (
+            "simulate_code".into(),
+            briscola::pipeline::stages::simulate::CODE.into(),
+        ),
+        ("config_sha256".into(), config_sha256),
+    ]
+}
+
+fn source_from_dir(dir: &Path) -> Result<Source, CliError> {
+    let m = read_manifest(dir).map_err(|e| usage(format!("--from: {e}")))?;
+    let shards = m
+        .shards
+        .iter()
+        .map(|s| ExportShard {
+            match_id: s.match_id,
+            g1: s.summary.spec.g1.clone(),
+            g2: s.summary.spec.g2.clone(),
+            dir: dir.join(&s.dir),
+            games_per_matchup: m.games_per_matchup,
+        })
+        .collect();
+    let metadata = metadata(
+        "(briscola simulate)",
+        m.seed,
+        m.deal_source,
+        m.games_per_matchup,
+        &m.policies,
+        sha256_file(&dir.join(MANIFEST_FILE))?,
+    );
+    Ok(Source { shards, metadata })
+}
+
+fn source_from_study(config: &Path, name: &str) -> Result<Source, CliError> {
+    let cfg = Config::load(config)?;
+    let studies = cfg.studies();
+    let Some(study) = studies.iter().find(|s| s.name == name) else {
+        let names: Vec<&str> = studies.iter().map(|s| s.name.as_str()).collect();
+        return Err(usage(format!(
+            "--study {name}: no such study in {}; studies: {}",
+            config.display(),
+            names.join(", ")
+        )));
+    };
+    let layout = Layout::for_config(config);
+    let per = study.games_per_matchup();
+    let shards = Matchup::all(study.policies())
+        .into_iter()
+        .map(|m| ExportShard {
+            match_id: m.match_id,
+            dir: layout.shard_dir(&study.name, &m.slug()),
+            g1: m.g1,
+            g2: m.g2,
+            games_per_matchup: per,
+        })
+        .collect();
+    let metadata = metadata(
+        &study.name,
+        study.seed(),
+        study.deal_source(),
+        per,
+        study.policies(),
+        sha256_file(config)?,
+    );
+    Ok(Source { shards, metadata })
+}
+
+/// Run `export`.
+pub fn export(a: ExportArgs) -> Result<Exit, CliError> {
+    let dest = if a.out.as_os_str() == "-" {
+        ExportDest::Stdout
+    } else {
+        check_destination(&a.out)?;
+        ExportDest::File(a.out.clone())
+    };
+    let source = match (&a.from, &a.study) {
+        (Some(dir), _) => source_from_dir(dir)?,
+        (None, Some(study)) => source_from_study(&a.config, study)?,
+        (None, None) => return Err(usage("say what to export: --from DIR (a `briscola simulate` directory) or --study NAME (a pipeline study; run `briscola run` first)".into())),
+    };
+    for s in &source.shards {
+        if !s.dir.is_dir() {
+            return Err(usage(format!(
+                "{} does not exist; run `briscola run` (for --study) or `briscola simulate` first",
+                s.dir.display()
+            )));
+        }
+    }
+    let table = match a.table {
+        TableArg::Tricks => ExportTable::Tricks,
+        TableArg::Games => ExportTable::Games,
+    };
+    let format = match a.format {
+        FormatArg::Csv => ExportFormat::Csv,
+        FormatArg::Parquet => ExportFormat::Parquet,
+    };
+    let mut metadata = source.metadata;
+    metadata.insert(
+        1,
+        (
+            "table".into(),
+            match table {
+                ExportTable::Tricks => "tricks",
+                ExportTable::Games => "games",
+            }
+            .into(),
+        ),
+    );
+    let job = Export {
+        table,
+        format,
+        shards: &source.shards,
+        metadata,
+    };
+    let rows = run_export(&job, &dest)?;
+    match dest {
+        ExportDest::Stdout => errln!("exported {rows} rows to standard output"),
+        ExportDest::File(p) => outln!("exported {rows} rows to {}", p.display()),
+    }
+    Ok(Exit::Ok)
+}
