@@ -23,7 +23,7 @@ def deal(
     the seating `names` under `seed`."""
 
 def card_name(card: int) -> str:
-    """A card's name, e.g. `Asso di Oro` for id 0."""
+    """A card's name as records write it, e.g. `1 Oro` for id 0."""
 
 def card_id(name: str) -> int:
     """The card id of a name as `briscola play` reads it."""

@@ -4,7 +4,11 @@ The opponents (and, with four or six players, the partners) are the study's poli
 built-ins (greedy, hoarder, counter, random, search) or any `[policies.NAME]` of a study file.
 Observations are dicts of `observation` (`briscola-v1`, float32[206]) and `action_mask`
 (int8[40]); actions are card ids. The action space samples only playable cards (so a random
-agent, and `check_env`, play legal games); a card that is not playable raises ValueError.
+agent plays legal games). Every action of the space is a valid action, as Gymnasium asks: a card
+id the agent may not play now is, by default (`illegal_action="substitute"`), replaced by its
+lowest playable card, with `info["illegal_action"] = True` and `illegal_penalty` added to the
+reward; `illegal_action="raise"` raises ValueError instead. An action outside 0..39 always
+raises.
 The reward comes at the end: +1 for a win of the agent's side, -1 for a loss, 0 for a tie
 (`reward="points"`: the point difference / 120).
 """
@@ -49,6 +53,8 @@ class BriscolaEnv(gym.Env):
         seat: int = 0,
         reward: str = "win",
         render_mode: str | None = None,
+        illegal_action: str = "substitute",
+        illegal_penalty: float = 0.0,
     ):
         probe = Game(rules, players=None if rules and "players" in rules else players)
         self._rules = probe.rules
@@ -63,6 +69,10 @@ class BriscolaEnv(gym.Env):
             raise ValueError(f"seat = {seat}: the agent's seat is 0 to {n - 1}")
         if reward not in ("win", "points"):
             raise ValueError(f'reward = {reward!r}: use "win" (+1, 0, -1) or "points" (point difference / 120)')
+        if illegal_action not in ("substitute", "raise"):
+            raise ValueError(f'illegal_action = {illegal_action!r}: use "substitute" or "raise"')
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
         self.seat = seat
         self.reward_kind = reward
         self.names = ["agent"] * n
@@ -116,21 +126,29 @@ class BriscolaEnv(gym.Env):
             raise ValueError("call reset() before step()")
         if self.game.is_over:
             raise ValueError("the game is over: call reset() to deal a new one")
-        self.game.step(int(action))
+        card = int(action)
+        info = {}
+        reward = 0.0
+        if not 0 <= card < NUM_ACTIONS:
+            raise ValueError(f"action {card} is not a card id: ids are 0 to 39")
+        legal = self.game.legal_actions()
+        if card not in legal and self.illegal_action == "substitute":
+            info["illegal_action"] = True
+            reward += self.illegal_penalty
+            card = min(legal)
+        self.game.step(card)
         self._advance()
         terminated = self.game.is_over
-        reward = 0.0
-        info = {}
         if terminated:
             side = self.game.sides[self.seat]
             pts = self.game.side_points
             info["side_points"] = pts
             if self.reward_kind == "points":
                 mine = pts[side]
-                reward = (mine - (sum(pts) - mine)) / 120.0
+                reward += (mine - (sum(pts) - mine)) / 120.0
             else:
                 w = self.game.winner
-                reward = 0.0 if w is None else (1.0 if w == side else -1.0)
+                reward += 0.0 if w is None else (1.0 if w == side else -1.0)
         return self._obs(), reward, terminated, False, info
 
     def render(self):

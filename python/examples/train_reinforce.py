@@ -1,7 +1,7 @@
 """Train a Briscola policy in Python, export it to ONNX, and rate it in a league.
 
 REINFORCE on a linear softmax policy over the `briscola-v1` observation (numpy only), against
-the paper's greedy policy, in the vector environment (games and opponents stepped in Rust).
+the paper's greedy policy and a random player in turn, in the vector environment (games and opponents stepped in Rust).
 The policy is written as an ONNX file that the pipeline's `onnx` kind plays, so a study file
 can put it in a league beside greedy and BriscolaBot-v3 (`python/examples/league.toml`).
 
@@ -64,17 +64,22 @@ class Adam:
             p += self.lr * mh / (np.sqrt(vh) + 1e-8)
 
 
-def train(minutes: float, games: int, seed: int, lr: float, opponent: str, log_every: int = 25):
+def train(minutes: float, games: int, seed: int, lr: float, opponents: list, log_every: int = 250):
     rng = np.random.default_rng(seed)
     W = np.zeros((OBS_LEN, NUM_ACTIONS))
     b = np.zeros(NUM_ACTIONS)
     opt = Adam([W.shape, b.shape], lr)
-    env = VectorEnv(games, opponents=opponent, seed=seed, reward="win")
-    obs, mask = env.reset()
-    baseline = 0.0
+    # One vector environment per opponent, taken in turn: the policy must beat each.
+    envs = [VectorEnv(games, opponents=o, seed=seed + k, reward="win") for k, o in enumerate(opponents)]
+    states = [e.reset() for e in envs]
+    baselines = [0.0] * len(envs)
     start = time.time()
     it = 0
     while time.time() - start < minutes * 60:
+        k = it % len(envs)
+        env = envs[k]
+        obs, mask = states[k]
+        baseline = baselines[k]
         # One game per environment: 20 learner decisions in the two-player game.
         O, G, done_seen, R = [], [], np.zeros(games, dtype=bool), np.zeros(games)
         while not done_seen.all():
@@ -92,8 +97,9 @@ def train(minutes: float, games: int, seed: int, lr: float, opponent: str, log_e
             obs, mask, r, d = env.step(a)
             R[d & live] = r[d & live]
             done_seen |= d
+        states[k] = (obs, mask)
         adv = R - baseline
-        baseline = 0.95 * baseline + 0.05 * R.mean()
+        baselines[k] = 0.95 * baseline + 0.05 * R.mean()
         gW = np.zeros_like(W)
         gb = np.zeros_like(b)
         for o, (g, idx) in zip(O, G):
@@ -103,8 +109,7 @@ def train(minutes: float, games: int, seed: int, lr: float, opponent: str, log_e
         opt.step([W, b], [gW / games, gb / games])
         it += 1
         if it % log_every == 0:
-            won, lost, tied = env.results
-            print(f"{time.time() - start:6.0f} s  iteration {it:5d}  mean reward {R.mean():+.3f}")
+            print(f"{time.time() - start:6.0f} s  iteration {it:5d}  mean reward vs {opponents[k]} {R.mean():+.3f}")
     return W, b, it
 
 
@@ -115,9 +120,9 @@ def main():
     ap.add_argument("--games", type=int, default=512, help="games per iteration")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--lr", type=float, default=0.02)
-    ap.add_argument("--opponent", default="greedy")
+    ap.add_argument("--opponents", default="greedy,random", help="comma-separated policy names, trained against in turn")
     args = ap.parse_args()
-    W, b, iters = train(args.minutes, args.games, args.seed, args.lr, args.opponent)
+    W, b, iters = train(args.minutes, args.games, args.seed, args.lr, args.opponents.split(","))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(out.with_suffix(".npz"), W=W.astype(np.float32), b=b.astype(np.float32))

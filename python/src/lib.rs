@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use briscola_core::deal::{DealSourceKind, DealStream, table_seat_key};
-use briscola_core::game::{Card, Deck, Rules, RulesSpec, SeatRng, TableState, TableTrick};
+use briscola_core::game::{
+    Card, Deck, Rules, RulesSpec, SeatRng, SeatView, TableState, TableTrick,
+};
 use briscola_core::policy::onnx::{Encoding, V1_OBS, encode_v1};
 use briscola_core::policy::{
     FollowReading, Policy, PolicyResolver, PolicySection, PolicySpec, TablePolicy, TieBreak,
@@ -43,8 +45,9 @@ fn card_of(id: i64) -> PyResult<Card> {
         })
 }
 
-fn ids(cards: &[Card]) -> Vec<u8> {
-    cards.iter().map(|c| c.id()).collect()
+/// Card ids as Python integers (a `Vec<u8>` would become `bytes`).
+fn ids(cards: &[Card]) -> Vec<u32> {
+    cards.iter().map(|c| u32::from(c.id())).collect()
 }
 
 /// A rules description from Python keywords: the same fields and checks as a study's `rules`.
@@ -94,10 +97,28 @@ fn rules_from(rules: Option<&Bound<'_, PyDict>>, players: Option<u8>) -> PyResul
     for (k, v) in table {
         base.insert(k, v);
     }
-    let spec: RulesSpec = toml::Value::Table(base)
-        .try_into()
-        .map_err(|e: toml::de::Error| bad(format!("rules: {}", e.message().trim())))?;
+    let spec: RulesSpec = match toml::Value::Table(base.clone()).try_into() {
+        Ok(spec) => spec,
+        Err(e) => return Err(bad(rules_error(&base, &e))),
+    };
     spec.validate().map_err(|e| bad(format!("rules: {e}")))
+}
+
+/// A rules error that names its field: the first field that fails on its own beside the usual
+/// game's values (serde's message alone may not name it).
+fn rules_error(table: &toml::Table, e: &toml::de::Error) -> String {
+    let usual = toml::Table::try_from(RulesSpec::default()).unwrap_or_default();
+    for (k, v) in table {
+        let mut one = usual.clone();
+        one.insert(k.clone(), v.clone());
+        if let Err(e1) = toml::Value::Table(one).try_into::<RulesSpec>() {
+            if !usual.contains_key(k) {
+                return format!("rules: {}", e1.message().trim());
+            }
+            return format!("rules.{k}: {}", e1.message().trim());
+        }
+    }
+    format!("rules: {}", e.message().trim())
 }
 
 /// The deck of game `game` of the stream the pipeline uses for `names` under `seed`.
@@ -300,8 +321,8 @@ impl PyGame {
 
     /// The deck as dealt (40 card ids, top first).
     #[getter]
-    fn deck(&self) -> Vec<u8> {
-        self.deck.cards().iter().map(|c| c.id()).collect()
+    fn deck(&self) -> Vec<u32> {
+        ids(self.deck.cards())
     }
 
     /// The seat to play, or None once the game is over.
@@ -317,7 +338,7 @@ impl PyGame {
     }
 
     /// The card ids the seat to play may play (empty once the game is over).
-    fn legal_actions(&self) -> Vec<u8> {
+    fn legal_actions(&self) -> Vec<u32> {
         ids(self.state.legal())
     }
 
@@ -361,13 +382,13 @@ impl PyGame {
     }
 
     /// Seat `seat`'s hand (card ids, arrival order): private to that seat.
-    fn hand(&self, seat: i64) -> PyResult<Vec<u8>> {
+    fn hand(&self, seat: i64) -> PyResult<Vec<u32>> {
         Ok(ids(self.state.hand(self.seat_ok(seat)?)))
     }
 
     /// The cards played to the trick in progress, lead first.
     #[getter]
-    fn trick_cards(&self) -> Vec<u8> {
+    fn trick_cards(&self) -> Vec<u32> {
         ids(self.state.trick_cards())
     }
 
@@ -397,9 +418,12 @@ impl PyGame {
 
     /// Points each seat has taken.
     #[getter]
-    fn points(&self) -> Vec<u8> {
+    fn points(&self) -> Vec<u32> {
         let o = self.state.outcome();
-        o.points[..o.players as usize].to_vec()
+        o.points[..o.players as usize]
+            .iter()
+            .map(|&p| u32::from(p))
+            .collect()
     }
 
     /// Points each side has taken.
@@ -436,7 +460,7 @@ impl PyGame {
         d.set_item("stock_left", self.stock_left())?;
         d.set_item("points", self.points())?;
         d.set_item("side_points", self.side_points())?;
-        let played: Vec<u8> = (0..40u8)
+        let played: Vec<u32> = (0..40u32)
             .filter(|i| self.state.played() & (1u64 << i) != 0)
             .collect();
         d.set_item("played", played)?;
@@ -453,7 +477,7 @@ impl PyGame {
     /// The whole state, hidden information included (every hand and the stock in draw order).
     fn full_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = self.public_state(py)?;
-        let hands: Vec<Vec<u8>> = (0..self.players())
+        let hands: Vec<Vec<u32>> = (0..self.players())
             .map(|s| ids(self.state.hand(s)))
             .collect();
         d.set_item("hands", hands)?;
@@ -479,10 +503,12 @@ impl PyGame {
 
     fn __repr__(&self) -> String {
         format!(
-            "Game(players={}, trick={}, to_play={:?}, points={:?})",
+            "Game(players={}, trick={}, to_play={}, points={:?})",
             self.players(),
             self.state.trick(),
-            self.state.to_play(),
+            self.state
+                .to_play()
+                .map_or("None".to_string(), |s| s.to_string()),
             self.points()
         )
     }
@@ -546,6 +572,24 @@ fn study_policies(path: &Path) -> PyResult<(BTreeMap<String, PolicySection>, Pat
 }
 
 impl PyPolicy {
+    /// Run `f` on this policy (built for the game's rules), the view of the seat to play and
+    /// the policy's own stream, which advances by what `f` drew.
+    fn decide<T>(
+        &mut self,
+        game: &PyGame,
+        f: impl FnOnce(&TablePolicy, &SeatView<'_>, &mut SeatRng, &Rules) -> T,
+    ) -> PyResult<T> {
+        let view = game
+            .state
+            .view()
+            .ok_or_else(|| bad("the game is over: no seat is to play"))?;
+        let rules = *game.state.rules();
+        let mut rng = self.rng.clone();
+        let out = f(self.for_rules(&rules)?, &view, &mut rng, &rules);
+        self.rng = rng;
+        Ok(out)
+    }
+
     fn for_rules(&mut self, rules: &Rules) -> PyResult<&TablePolicy> {
         if self.built.as_ref().is_none_or(|(r, _)| r != rules) {
             let p = TablePolicy::new(&self.spec, rules, self.reading).map_err(bad)?;
@@ -640,35 +684,20 @@ impl PyPolicy {
 
     /// The card (an id) this policy plays for the seat to play in `game`.
     fn act(&mut self, game: &PyGame) -> PyResult<u8> {
-        let view = game
-            .state
-            .view()
-            .ok_or_else(|| bad("the game is over: no seat is to play"))?;
-        let rules = *game.state.rules();
-        let mut rng = self.rng.clone();
-        let p = self.for_rules(&rules)?;
-        let i = p.choose(&view, &mut rng);
-        self.rng = rng;
-        Ok(view.hand[i].id())
+        self.decide(game, |p, view, rng, _| view.hand[p.choose(view, rng)].id())
     }
 
     /// The card this policy plays for the seat to play and why, as (card id, text): the rule
     /// that fired for the paper's policies, how a network or a random policy chose otherwise.
     fn explain(&mut self, game: &PyGame) -> PyResult<(u8, String)> {
-        let view = game
-            .state
-            .view()
-            .ok_or_else(|| bad("the game is over: no seat is to play"))?;
-        let rules = *game.state.rules();
-        let mut rng = self.rng.clone();
-        let p = self.for_rules(&rules)?;
-        let e = if rules.is_standard() {
-            p.inner().explain(&view, &mut rng)
-        } else {
-            briscola_core::policy::AnyPolicy::unexplained(p, &view, &mut rng)
-        };
-        self.rng = rng;
-        Ok((e.card.id(), e.line()))
+        self.decide(game, |p, view, rng, rules| {
+            let e = if rules.is_standard() {
+                p.inner().explain(view, rng)
+            } else {
+                briscola_core::policy::AnyPolicy::unexplained(p, view, rng)
+            };
+            (e.card.id(), e.line())
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -997,26 +1026,26 @@ fn deal(
     game: u64,
     paired: bool,
     deal_source: &str,
-) -> PyResult<Vec<u8>> {
+) -> PyResult<Vec<u32>> {
     if names.is_empty() {
         return Err(bad("names: give the seating's policy names, one per seat"));
     }
     let d = deck_of(seed, &names, game, paired, deal_source)?;
-    Ok(d.cards().iter().map(|c| c.id()).collect())
+    Ok(ids(d.cards()))
 }
 
-/// A card's name, e.g. `Asso di Oro` for id 0.
+/// A card's name as records write it: "<rank> <suit>", e.g. `1 Oro` for id 0 (the Ace of Oro).
 #[pyfunction]
 fn card_name(card: i64) -> PyResult<String> {
     Ok(card_text::text(card_of(card)?))
 }
 
-/// The card id of a name as `briscola play` reads it (e.g. "Asso di Oro", "3 Coppe").
+/// The card id of a name as `briscola play` reads it (e.g. "1 Oro" for the Ace of Oro, "10 Coppe").
 #[pyfunction]
 fn card_id(name: &str) -> PyResult<u8> {
     card_text::parse(name).map(|c| c.id()).ok_or_else(|| {
         bad(format!(
-            "{name:?} is not a card: write a rank and a suit, e.g. \"Asso di Oro\" or \"3 Coppe\""
+            "{name:?} is not a card: write a rank 1 to 10 and a suit (Oro, Spade, Bastoni, Coppe), e.g. \"1 Oro\" or \"10 Coppe\""
         ))
     })
 }

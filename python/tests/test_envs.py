@@ -30,17 +30,20 @@ def test_aec_rewards_the_winning_side():
     e = aec_env(players=4)
     e.reset(seed=3)
     rng = np.random.default_rng(0)
+    final = {}
     for agent in e.agent_iter():
         obs, reward, term, trunc, info = e.last()
         if term:
+            final[agent] = reward
             e.step(None)
             continue
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     g = e.game
     w = g.winner
+    assert sorted(final) == sorted(e.possible_agents)
     for i, a in enumerate(e.possible_agents):
         want = 0 if w is None else (1 if g.sides[i] == w else -1)
-        assert e._cumulative_rewards[a] == want
+        assert final[a] == want
 
 
 def test_gymnasium_check_env():

@@ -101,3 +101,23 @@ def test_bad_vector_env_input():
     bad = np.array([int(np.flatnonzero(m == 0)[0]) for m in mask], dtype=np.int64)
     raises(lambda: env.step(bad), "not playable")
     raises(lambda: env.step(np.full(4, 99, dtype=np.int64)), "not a card id")
+
+
+def test_gym_env_illegal_actions():
+    from briscola.gym_env import BriscolaEnv
+
+    env = BriscolaEnv(opponents="greedy", illegal_action="raise")
+    obs, _ = env.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    raises(lambda: env.step(bad), "does not hold")
+    raises(lambda: env.step(40), "not a card id")
+    sub = BriscolaEnv(opponents="greedy", illegal_penalty=-0.5)
+    obs, _ = sub.reset(seed=1)
+    lowest = int(np.flatnonzero(obs["action_mask"])[0])
+    obs2, r, done, trunc, info = sub.step(bad)
+    assert info["illegal_action"] and r == -0.5
+    replay = BriscolaEnv(opponents="greedy")
+    replay.reset(seed=1)
+    obs3, *_ = replay.step(lowest)
+    np.testing.assert_array_equal(obs2["observation"], obs3["observation"])
+    raises(lambda: BriscolaEnv(illegal_action="ignore"), "illegal_action")

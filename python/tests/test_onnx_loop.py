@@ -10,7 +10,7 @@ import pytest
 from briscola import NUM_ACTIONS, OBS_LEN, Game, Policy
 from briscola.vector import VectorEnv
 
-from .conftest import ROOT
+from conftest import ROOT
 
 onnx = pytest.importorskip("onnx")
 

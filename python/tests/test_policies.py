@@ -11,7 +11,7 @@ import pytest
 import briscola
 from briscola import Game, Policy
 
-from .conftest import ROOT
+from conftest import ROOT
 
 
 def play(g: Game, seats):

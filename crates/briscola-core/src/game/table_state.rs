@@ -52,7 +52,7 @@ pub enum IllegalPlay {
     #[error("the game is over: no card can be played")]
     GameOver,
     /// The seat to play does not hold the card.
-    #[error("seat {seat} does not hold {card:?}; it holds {hand}")]
+    #[error("seat {seat} does not hold card {} ({card}); it holds {hand}", card.id())]
     NotInHand {
         /// The seat to play.
         seat: u8,
