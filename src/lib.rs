@@ -7,6 +7,8 @@
 //!   `briscola-core` (`crates/briscola-core`): cards, rules, engines, deal streams, the solver
 //!   and the policies, pure and free of polars, tract, plotters and minijinja (its own code map
 //!   says which of them uses which). Each module below names the ones it uses.
+//! - [`files`]: user-named files: reads capped on the bytes actually read (devices and FIFOs
+//!   refused) and the check of a path before a command writes it. Uses nothing else.
 //! - [`stats`]: Wilson intervals, chi-square, exact binomial tests, power, correlations,
 //!   logistic regression and its cluster-robust covariance. Uses nothing else (pure numerics).
 //! - [`tournament`]: matchups, deal sources (the paper's .NET stream, ChaCha), parallel play,
@@ -32,6 +34,7 @@
 //! any machine and any thread count.
 
 pub mod analysis;
+pub mod files;
 pub mod pipeline;
 pub mod plot;
 pub mod report;

@@ -4,7 +4,7 @@
 //! Invariant: bad input (unknown study, matchup, game or policy, a study not run, a corrupted
 //! record, no terminal without `--moves`) exits 2 with a message naming it; nothing panics.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -74,6 +74,9 @@ pub struct PlayArgs {
 }
 
 /// A bad argument or input, through the binary's one error path.
+/// The most bytes `--moves` reads (a game's moves are a few hundred).
+const MAX_MOVES_BYTES: u64 = 1 << 20;
+
 fn bad(msg: impl std::fmt::Display) -> Exit {
     report(&CliError::Usage(msg.to_string()))
 }
@@ -258,10 +261,12 @@ pub fn play(a: PlayArgs) -> Exit {
             "--seed {seed} is too large; seeds lie in 0..=9223372036854775807"
         ));
     }
+    // Moves are short lines: a file or stream is read at most MAX_MOVES_BYTES deep, so an
+    // endless one (`--moves /dev/zero`) ends as bad moves instead of filling memory.
     let mut input: Box<dyn BufRead> = match a.moves.as_deref() {
-        Some("-") => Box::new(std::io::stdin().lock()),
+        Some("-") => Box::new(std::io::stdin().lock().take(MAX_MOVES_BYTES)),
         Some(f) => match std::fs::File::open(f) {
-            Ok(file) => Box::new(std::io::BufReader::new(file)),
+            Ok(file) => Box::new(std::io::BufReader::new(file).take(MAX_MOVES_BYTES)),
             Err(e) => return bad(format!("--moves {f}: cannot read: {e}")),
         },
         None if std::io::stdin().is_terminal() => Box::new(std::io::stdin().lock()),
@@ -284,6 +289,13 @@ pub fn play(a: PlayArgs) -> Exit {
     let record_path = a.record.clone().unwrap_or_else(|| {
         PathBuf::from("briscola-games").join(format!("seed{seed}-vs-{}.json", spec.name))
     });
+    // Refuse a record path that is a device, FIFO, directory or link before the game, not
+    // after it: the rename that saves a record would replace it.
+    if !a.no_record
+        && let Some(problem) = briscola::files::output_problem(&record_path)
+    {
+        return bad(format!("--record {}: {problem}", record_path.display()));
+    }
     loop {
         let setup = SessionSetup {
             deck: play_deck(seed),

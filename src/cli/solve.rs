@@ -39,16 +39,16 @@ pub struct SolveArgs {
 pub fn solve(a: SolveArgs) -> Exit {
     let file = a.position.display().to_string();
     let fail = |msg: String| report(&CliError::Usage(msg));
-    let text = match std::fs::read(&a.position) {
-        Ok(b) if b.len() > 1 << 20 => {
-            return fail(format!(
-                "{file}: larger than 1 MiB; a position file is a few lines of TOML"
-            ));
-        }
+    let text = match briscola::files::read_capped(&a.position, 1 << 20) {
         Ok(b) => match String::from_utf8(b) {
             Ok(t) => t,
             Err(_) => return fail(format!("{file}: not UTF-8 text; a position file is TOML")),
         },
+        Err(briscola::files::ReadError::TooLarge(_)) => {
+            return fail(format!(
+                "{file}: larger than 1 MiB; a position file is a few lines of TOML"
+            ));
+        }
         Err(e) => return fail(format!("{file}: cannot read the position file: {e}")),
     };
     let spec: PositionSpec = match toml::from_str(&text) {

@@ -7,7 +7,6 @@
 //! [`MAX_CONFIG_BYTES`] of valid UTF-8, and every error message it produces stays short (no
 //! word of a message is longer than [`MAX_SHOWN_CHARS`] characters plus a note of its length).
 
-use std::io::Read;
 use std::path::Path;
 
 use serde::{Deserialize, Deserializer};
@@ -19,22 +18,23 @@ pub const MAX_SHOWN_CHARS: usize = 64;
 
 /// The bytes of `path`, refusing (without reading further) a file over [`MAX_CONFIG_BYTES`].
 pub fn read_capped(path: &Path) -> Result<Vec<u8>, ConfigError> {
-    let read_err = |source| ConfigError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = std::fs::File::open(path).map_err(read_err)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_CONFIG_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(read_err)?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(ConfigError::TooLarge {
+    use crate::files::ReadError;
+    crate::files::read_capped(path, MAX_CONFIG_BYTES).map_err(|e| match e {
+        ReadError::Io(source) => ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        },
+        ReadError::TooLarge(_) => ConfigError::TooLarge {
             path: path.to_path_buf(),
             limit: MAX_CONFIG_BYTES,
-        });
-    }
-    Ok(bytes)
+        },
+        ReadError::NotAFile(kind) => ConfigError::Read {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(format!(
+                "it is a {kind}; give the path of a pipeline.toml file"
+            )),
+        },
+    })
 }
 
 /// `bytes` as text, or an error at the line and column of the first byte that is not UTF-8.

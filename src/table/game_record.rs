@@ -171,7 +171,9 @@ impl GameRecord {
             path: path.to_path_buf(),
             message,
         };
-        let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read the record: {e}")))?;
+        // A record of a whole game is a few kilobytes; 1 MiB is far beyond any.
+        let bytes = crate::files::read_capped(path, 1 << 20)
+            .map_err(|e| bad(format!("cannot read the record: {e}")))?;
         let text = String::from_utf8(bytes)
             .map_err(|e| bad(format!("not a game record: not UTF-8 text ({e})")))?;
         let rec: GameRecord = serde_json::from_str(&text).map_err(|e| {
@@ -242,6 +244,12 @@ impl GameRecord {
             path: path.to_path_buf(),
             message,
         };
+        if let Some(problem) = crate::files::output_problem(path) {
+            return Err(ReplayError::Refused {
+                path: path.to_path_buf(),
+                message: problem,
+            });
+        }
         let dir = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
@@ -276,15 +284,23 @@ impl GameRecord {
         let seat_of = |i: usize| if i == 0 { Seat::G1 } else { Seat::G2 };
         let actors: Vec<SeatActor> = (0..2)
             .map(|i| match &self.seats[i].policy {
-                Some(p) if self.seats[i].player != "human" => SeatActor::Policy(p.build()),
-                _ => SeatActor::Script(
+                Some(p) if self.seats[i].player != "human" => match p.try_build() {
+                    Ok(built) => Ok(SeatActor::Policy(built)),
+                    Err(e) => Err(ReplayError::BadFile {
+                        path: path.to_path_buf(),
+                        message: format!(
+                            "field `seats[{i}].policy` cannot be played: {e}; records are written by `briscola play`"
+                        ),
+                    }),
+                },
+                _ => Ok(SeatActor::Script(
                     self.tricks
                         .iter()
                         .map(|t| if i == 0 { t.g1 } else { t.g2 })
                         .collect(),
-                ),
+                )),
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         let mut rngs = [0, 1].map(|i| {
             let name = &self.seats[i].player;
             SeatRng::new(seat_key(self.seat_seed, name, seat_of(i)), self.seat_stream)

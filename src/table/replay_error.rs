@@ -46,6 +46,15 @@ pub enum ReplayError {
         /// where and how
         message: String,
     },
+    /// A path the command may not write: a device, a FIFO, a socket, a directory or a
+    /// symbolic link (a rename would replace it).
+    #[error("refusing to write the record to {path}: {message}")]
+    Refused {
+        /// the path
+        path: PathBuf,
+        /// what is there and what would be valid
+        message: String,
+    },
     /// Writing a file failed.
     #[error("cannot write {path}: {message}")]
     Write {

@@ -94,25 +94,7 @@ pub fn out_state(out: &Path) -> Result<OutState, TournamentError> {
     }
 }
 
-/// A file type in words.
-pub fn file_kind(t: &std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if t.is_symlink() {
-        "symbolic link"
-    } else if t.is_file() {
-        "regular file"
-    } else if t.is_fifo() {
-        "FIFO"
-    } else if t.is_char_device() {
-        "character device"
-    } else if t.is_block_device() {
-        "block device"
-    } else if t.is_socket() {
-        "socket"
-    } else {
-        "directory"
-    }
-}
+pub use crate::files::file_kind;
 
 fn io_err(path: &Path, e: std::io::Error) -> TournamentError {
     TournamentError::Io {

@@ -98,12 +98,12 @@ fn published_file_without_numbers_is_an_error() {
 }
 
 #[test]
-fn config_dev_zero_is_refused_by_size() {
+fn config_dev_zero_is_refused_unread() {
     let dir = study(BASE_CONFIG);
     let o = briscola(&["status", "--config", "/dev/zero"], dir.path());
     assert_exit(&o, 2);
     assert!(
-        stderr(&o).contains("/dev/zero is larger than"),
+        stderr(&o).contains("/dev/zero: it is a character device"),
         "{}",
         stderr(&o)
     );

@@ -11,6 +11,7 @@ mod cli_safety;
 mod cli_simulate;
 mod cli_snapshots;
 mod code_map;
+mod command_safety;
 mod config_errors;
 mod crash_consistency;
 mod export_csv;

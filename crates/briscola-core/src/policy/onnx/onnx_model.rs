@@ -124,6 +124,38 @@ fn store() -> &'static Mutex<HashMap<StoreKey, Arc<OnnxModel>>> {
     STORE.get_or_init(Default::default)
 }
 
+/// The largest model file read (BriscolaBot-v3 is 0.5 MB): a cap on the bytes actually read, so
+/// a device (`/dev/zero`) or an endless FIFO named as a model is an error, not all of memory.
+pub const MAX_MODEL_BYTES: u64 = 256 << 20;
+
+/// The bytes of the regular file `path`, at most [`MAX_MODEL_BYTES`].
+fn read_model(path: &Path) -> Result<Vec<u8>, OnnxError> {
+    use std::io::Read;
+    let err = |message: String| OnnxError::Read {
+        path: path.to_path_buf(),
+        message,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| err(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(err(
+            "it is not a regular file; give the path of a .onnx file".into(),
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(|e| err(e.to_string()))?
+        .take(MAX_MODEL_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| err(e.to_string()))?;
+    if bytes.len() as u64 > MAX_MODEL_BYTES {
+        return Err(err(format!(
+            "larger than {} MiB; a policy network's .onnx file is far smaller",
+            MAX_MODEL_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
 /// The hex sha256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
@@ -137,10 +169,7 @@ impl OnnxModel {
         encoding: Encoding,
         output: &str,
     ) -> Result<Arc<OnnxModel>, OnnxError> {
-        let bytes = std::fs::read(path).map_err(|e| OnnxError::Read {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let bytes = read_model(path)?;
         let sha = sha256_hex(&bytes);
         let key = (sha.clone(), encoding, output.to_string());
         if let Some(m) = Self::stored(&key) {

@@ -1,0 +1,123 @@
+//! Files a user names on the command line: reading them with a cap on the bytes actually read
+//! (a device or a FIFO reports no size, so a cap on the reported size would trust nothing), and
+//! checking a path the user asked us to write before anything is written there.
+//!
+//! Invariant: [`read_capped`] never holds more than `cap + 1` bytes of a file, whatever the
+//! file is; [`output_problem`] accepts only a missing path or a regular file (never a device, a
+//! FIFO, a socket, a directory or a symbolic link, which a rename would replace).
+
+use std::io::Read;
+use std::path::Path;
+
+/// Why a capped read failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The system's error (missing file, permissions, a read error).
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// More than the cap: the read stopped there.
+    #[error("larger than {}", size_text(*.0))]
+    TooLarge(u64),
+    /// Not a regular file: a device or FIFO, read at most to the cap, is refused outright.
+    #[error("a {0}, not a regular file")]
+    NotAFile(&'static str),
+}
+
+fn size_text(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// The bytes of the regular file `path`, at most `cap` of them: a larger file is an error, and
+/// a device, FIFO or directory is refused before it is read.
+pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.file_type().is_file() {
+        return Err(ReadError::NotAFile(file_kind(&meta.file_type())));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(cap + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(ReadError::TooLarge(cap));
+    }
+    Ok(bytes)
+}
+
+/// Why `path` may not be written as a command's output (a missing path or a regular file
+/// may), naming what is there.
+pub fn output_problem(path: &Path) -> Option<String> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => Some(format!("cannot inspect it: {e}")),
+        Ok(m) if m.file_type().is_file() => None,
+        Ok(m) => Some(format!(
+            "it is a {}; give the path of a regular file or of a new one",
+            file_kind(&m.file_type())
+        )),
+    }
+}
+
+/// What kind of file `t` is, in words.
+pub fn file_kind(t: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_symlink() {
+        "symbolic link"
+    } else if t.is_file() {
+        "regular file"
+    } else if t.is_fifo() {
+        "FIFO"
+    } else if t.is_char_device() {
+        "character device"
+    } else if t.is_block_device() {
+        "block device"
+    } else if t.is_socket() {
+        "socket"
+    } else {
+        "directory"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_device_is_refused_before_it_is_read() {
+        let e = read_capped(Path::new("/dev/zero"), 16).unwrap_err();
+        assert!(matches!(e, ReadError::NotAFile("character device")), "{e}");
+        assert_eq!(e.to_string(), "a character device, not a regular file");
+    }
+
+    #[test]
+    fn the_cap_counts_bytes_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f");
+        std::fs::write(&f, [7u8; 100]).unwrap();
+        assert_eq!(read_capped(&f, 100).unwrap().len(), 100);
+        assert_eq!(
+            read_capped(&f, 99).unwrap_err().to_string(),
+            "larger than 99 bytes"
+        );
+        assert_eq!(size_text(1 << 20), "1 MiB");
+    }
+
+    #[test]
+    fn outputs_are_regular_files_or_new() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(output_problem(&dir.path().join("new")), None);
+        assert!(
+            output_problem(Path::new("/dev/null"))
+                .unwrap()
+                .contains("character device")
+        );
+        assert!(output_problem(dir.path()).unwrap().contains("directory"));
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+        assert!(output_problem(&link).unwrap().contains("symbolic link"));
+    }
+}
