@@ -26,6 +26,9 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
 /// Cards, the width of the action space.
 const ACTIONS: usize = 40;
+/// The largest game index a deal stream is asked for (the .NET stream skips 39 draws a game,
+/// so `39 * game` must fit in 64 bits).
+const MAX_GAME: u64 = 1 << 58;
 /// The largest study file read (the CLI's cap).
 const MAX_STUDY_BYTES: u64 = 1 << 20;
 
@@ -123,6 +126,11 @@ fn rules_error(table: &toml::Table, e: &toml::de::Error) -> String {
 
 /// The deck of game `game` of the stream the pipeline uses for `names` under `seed`.
 fn deck_of(seed: i64, names: &[String], game: u64, paired: bool, source: &str) -> PyResult<Deck> {
+    if game > MAX_GAME {
+        return Err(bad(format!(
+            "game {game}: game indices lie in 0..={MAX_GAME}"
+        )));
+    }
     let kind = DealSourceKind::parse(source).ok_or_else(|| {
         bad(format!(
             "deal_source = {source:?}: use \"chacha\" (a stream per matchup) or \"dotnet-replay\" (the paper's .NET stream)"

@@ -63,6 +63,8 @@ def test_bad_rules_and_deals():
     raises(lambda: Game(deck=list(range(39))), "deck")
     raises(lambda: Game(deck=[0] * 40), "deck")
     raises(lambda: Game(seed=-1), "seed -1")
+    raises(lambda: Game(game=2**64 - 1), "game indices")
+    raises(lambda: briscola.deal(0, ["a", "b"], 2**63, deal_source="dotnet-replay"), "game indices")
     raises(lambda: Game(deal_source="urandom"), "deal_source", "chacha")
     raises(lambda: Game(names=["a", "b", "c"]), "names")
     raises(lambda: Game().observation(2), "seat 2", "0 to 1")

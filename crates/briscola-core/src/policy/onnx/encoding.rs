@@ -15,9 +15,10 @@
 //! completed tricks; `[40, 80)` the face-up trump card (none in a no-trump variant); `[80, 120)`
 //! the cards already played to this trick; `[120, 160)` the card currently winning the trick;
 //! `[160, 200)` the own hand (every card held, playable or not); then `[200]` own side's points /
-//! 120, `[201]` the other sides' / 120, `[202]` cards left in the stock / 40, `[203]` tricks
-//! completed / 20, `[204]` 1 if the partner is winning the trick, `[205]` the seat's position in
-//! this trick (0 leads) / 5. Its network's output node is named `logits` by default.
+//! 120, `[201]` the other sides' / 120, `[202]` cards left in the stock / 40, `[203]` the
+//! current trick's number minus one / 20 (the tricks completed before it; 19/20 once the game is
+//! over), `[204]` 1 if the partner is winning the trick, `[205]` the cards already on the table
+//! in this trick / 5 (for the seat to play: its place in the trick, 0 when it leads). Its network's output node is named `logits` by default.
 //!
 //! Invariant: the card mapping is a bijection of the 40 cards (tested both ways), and an
 //! encoding reads only the [`SeatView`] (what the seat may see).
