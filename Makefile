@@ -49,13 +49,16 @@ FUZZ_CASES ?= 200000
 fuzz:
 	BRISCOLA_FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --release --locked --test it config_fuzz -- --nocapture
 
-## Benchmarks: the bare engine, the search agent and the ONNX policy (criterion) and the whole pipeline's stages;
+## Benchmarks: the bare engine, the search agent and the ONNX policy (criterion), the whole pipeline's stages
+## and the Python environments;
 ## see BENCHMARKS.md.
 bench: build
 	$(CARGO) bench --locked --bench engine
 	$(CARGO) bench --locked --bench search
 	$(CARGO) bench --locked --bench onnx
 	./benches/pipeline.sh $(BIN)
+	$(MAKE) python
+	$(VENV)/bin/python python/examples/bench_envs.py
 
 fmt:
 	$(CARGO) fmt --all

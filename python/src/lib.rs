@@ -579,6 +579,31 @@ fn study_policies(path: &Path) -> PyResult<(BTreeMap<String, PolicySection>, Pat
     Ok((sections, base))
 }
 
+/// The policies `names` as the study file at `study` (or, without one, the built-ins) defines
+/// them: the file read once, every name through the one resolver every command uses.
+fn resolve_specs(
+    study: Option<&Path>,
+    names: &[String],
+    tie: Option<TieBreak>,
+) -> PyResult<Vec<PolicySpec>> {
+    let (sections, base) = match study {
+        Some(p) => study_policies(p)?,
+        None => (BTreeMap::new(), PathBuf::from(".")),
+    };
+    let resolver = PolicyResolver::new(&sections, &base);
+    let place = study
+        .map(|p| format!("{}: ", p.display()))
+        .unwrap_or_default();
+    names
+        .iter()
+        .map(|name| {
+            resolver
+                .resolve(name, tie)
+                .map_err(|e| bad(format!("{place}{}: {}", e.field, e.message)))
+        })
+        .collect()
+}
+
 impl PyPolicy {
     /// Run `f` on this policy (built for the game's rules), the view of the seat to play and
     /// the policy's own stream, which advances by what `f` drew.
@@ -640,18 +665,9 @@ impl PyPolicy {
                 )));
             }
         };
-        let (sections, base) = match &study {
-            Some(p) => study_policies(p)?,
-            None => (BTreeMap::new(), PathBuf::from(".")),
-        };
-        let resolver = PolicyResolver::new(&sections, &base);
-        let spec = resolver.resolve(name, tie).map_err(|e| {
-            let place = study
-                .as_ref()
-                .map(|p| format!("{}: ", p.display()))
-                .unwrap_or_default();
-            bad(format!("{place}{}: {}", e.field, e.message))
-        })?;
+        let spec = resolve_specs(study.as_deref(), &[name.to_string()], tie)?
+            .pop()
+            .expect("one name, one spec");
         let mut p = PyPolicy {
             rng: SeatRng::new(table_seat_key(seed, spec.stream_name(), seat), game),
             spec,
@@ -866,18 +882,10 @@ impl PyVecEnv {
                 )));
             }
         };
-        let (sections, base) = match &study {
-            Some(p) => study_policies(p)?,
-            None => (BTreeMap::new(), PathBuf::from(".")),
-        };
-        let resolver = PolicyResolver::new(&sections, &base);
-        let mut others = Vec::with_capacity(n - 1);
-        for name in &other_names {
-            let spec = resolver
-                .resolve(name, None)
-                .map_err(|e| bad(format!("{}: {}", e.field, e.message)))?;
-            others.push(TablePolicy::new(&spec, &rules, FollowReading::Verbatim).map_err(bad)?);
-        }
+        let others = resolve_specs(study.as_deref(), &other_names, None)?
+            .iter()
+            .map(|spec| TablePolicy::new(spec, &rules, FollowReading::Verbatim).map_err(bad))
+            .collect::<PyResult<Vec<_>>>()?;
         let seat_mode = match seat {
             None => None,
             Some(s) if (0..n as i64).contains(&s) => Some(s as usize),

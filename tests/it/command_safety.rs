@@ -32,10 +32,11 @@ fn no_panic(o: &std::process::Output) {
     assert_ne!(code(o), Some(134), "{e}");
 }
 
-/// A record of a game against greedy, played by the first card every trick.
-fn record(dir: &Path) -> String {
+/// `briscola play` against greedy on seed 5, playing the first card every trick, saving its
+/// record to `record`.
+fn play_first_cards(dir: &Path, record: &str) -> std::process::Output {
     std::fs::write(dir.join("moves"), "1\n".repeat(20)).unwrap();
-    let o = briscola(
+    briscola(
         &[
             "play",
             "--seed",
@@ -45,11 +46,15 @@ fn record(dir: &Path) -> String {
             "--moves",
             "moves",
             "--record",
-            "g.json",
+            record,
         ],
         dir,
-    );
-    assert_exit(&o, 0);
+    )
+}
+
+/// A record of a game against greedy, played by the first card every trick.
+fn record(dir: &Path) -> String {
+    assert_exit(&play_first_cards(dir, "g.json"), 0);
     std::fs::read_to_string(dir.join("g.json")).unwrap()
 }
 
@@ -94,7 +99,6 @@ fn an_edited_record_replays_as_exit_2_with_a_sentence() {
 fn play_never_replaces_a_device_fifo_directory_or_link() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
-    std::fs::write(p.join("moves"), "1\n".repeat(20)).unwrap();
     let fifo = p.join("fifo");
     assert!(
         Command::new("mkfifo")
@@ -112,20 +116,7 @@ fn play_never_replaces_a_device_fifo_directory_or_link() {
         ("adir", "directory"),
         ("link", "symbolic link"),
     ] {
-        let o = briscola(
-            &[
-                "play",
-                "--seed",
-                "5",
-                "--opponent",
-                "greedy",
-                "--moves",
-                "moves",
-                "--record",
-                path,
-            ],
-            p,
-        );
+        let o = play_first_cards(p, path);
         no_panic(&o);
         assert_exit(&o, 2);
         let e = stderr(&o);
