@@ -14,9 +14,9 @@
 //! - [`tournament`]: matchups, deal sources (the paper's .NET stream, ChaCha), parallel play,
 //!   the shard tables (Parquet: two-player and team studies, and the seat tables of a rules
 //!   league's seatings) and their CSV export. Uses `game`, `deal`, `policy`.
-//! - [`table`]: one game step by step: traced decisions with the rule that fired, game
-//!   records, a study's game found again, the interactive game. Uses `game`, `policy`,
-//!   `tournament`.
+//! - [`table`]: one game step by step: traced decisions with the rule that fired (two players
+//!   and tables of three to six), game records, a study's, sweep's or league's game found again,
+//!   the interactive games (terminal and web). Uses `game`, `policy`, `tournament`, `files`.
 //! - [`results`]: the analysis results contract (what `results.json` holds and what figures and
 //!   the report read). Uses `game` (a league's rules), `policy`, `stats`.
 //! - [`analysis`]: shard counts (polars), study tests and the regression, league pairs, fits and
@@ -27,7 +27,9 @@
 //!   `pipeline` (the render stage adapts pipeline records into report types).
 //! - [`pipeline`]: `pipeline.toml` ([`pipeline::config::Config`]), jobs and stages, cache keys,
 //!   the content store, the lock file, the runner. Uses `game`, `policy`, `stats`,
-//!   `tournament`, `results`, `analysis`, `plot`, `report`; nothing uses it.
+//!   `tournament`, `results`, `analysis`, `plot`, `report`; nothing uses it (but the edges).
+//! - [`serve`]: the web table (`briscola serve`): HTTP routes, sessions and the page, over
+//!   `table`'s seat game. Uses `game`, `deal`, `policy`, `table`, `tournament`.
 //! - `cli` (in the binary): argument parsing and exit codes. Uses the library only.
 //!
 //! Invariant of the whole crate: the same `pipeline.toml` gives byte-identical hashed outputs on
@@ -39,6 +41,7 @@ pub mod pipeline;
 pub mod plot;
 pub mod report;
 pub mod results;
+pub mod serve;
 pub mod stats;
 pub mod table;
 pub mod tournament;

@@ -8,7 +8,9 @@
 #[macro_use]
 pub mod error;
 pub mod play;
+pub mod play_table;
 pub mod policies;
+pub mod serve;
 pub mod solve;
 pub mod tournament;
 
@@ -75,6 +77,9 @@ pub enum Command {
     /// Show a study's game or a saved record trick by trick, with the rule behind each play.
     #[command(after_help = EXIT_CODES)]
     Replay(play::ReplayArgs),
+    /// The web table: play 2, 3, 4 or 6 players against any policy in a browser.
+    #[command(after_help = EXIT_CODES)]
+    Serve(serve::ServeArgs),
     /// One job of the plan (what the Slurm executor runs on a node).
     #[command(subcommand)]
     Job(JobCommand),
@@ -214,6 +219,7 @@ pub fn execute(cli: Cli) -> Exit {
         Command::Gc(a) => cmd_gc(a),
         Command::Simulate(a) => tournament::simulate(a),
         Command::Export(a) => tournament::export(a),
+        Command::Serve(a) => serve::serve(a),
         Command::Job(JobCommand::Run(a)) => cmd_job_run(a),
         Command::Play(a) => return play::play(a),
         Command::Replay(a) => return play::replay(a),

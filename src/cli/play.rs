@@ -11,13 +11,14 @@ use clap::Args;
 
 use briscola::game::{Deck, Seat, SeatRng};
 use briscola::pipeline::config::Config;
-use briscola::pipeline::layout::Layout;
+use briscola::pipeline::stored_games::stored_games;
 use briscola::policy::{BUILTIN_KINDS, PolicyKind, PolicySpec, TieBreak};
 use briscola::table::{
-    DealRecord, GameRecord, Replay, ReplayError, SeatActor, SeatName, SeatRecord, SessionEnd,
-    SessionSetup, StudyGame, run_session, trace_game,
+    AnyRecord, DealRecord, GameRecord, Replay, ReplayError, SeatActor, SeatName, SeatRecord,
+    SessionEnd, SessionSetup, StoredShard, StudyGame, TableGame, TableRecord, TableReplay,
+    load_record, open_shard, run_session, trace_game,
 };
-use briscola::tournament::{DealStream, Matchup, seat_key};
+use briscola::tournament::{DealStream, seat_key};
 
 use super::error::{CliError, Exit, report};
 
@@ -27,10 +28,11 @@ pub struct ReplayArgs {
     /// A game record saved by `briscola play`.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["study", "matchup", "game"])]
     pub record: Option<PathBuf>,
-    /// A study of the pipeline (`paper` or a variant's name).
-    #[arg(long, value_name = "NAME")]
+    /// A study, sweep or league of the pipeline (`paper`, a variant's, a sweep's or a league's
+    /// name).
+    #[arg(long, value_name = "NAME", alias = "league")]
     pub study: Option<String>,
-    /// The ordered matchup, e.g. `greedy-vs-counter`.
+    /// The seating, e.g. `greedy-vs-counter` (a three-player league's: `a-vs-b-vs-c`).
     #[arg(long, value_name = "G1-vs-G2")]
     pub matchup: Option<String>,
     /// The game's number within the matchup, from 1.
@@ -47,7 +49,8 @@ pub struct ReplayArgs {
 /// `play`
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The opponent: a policy named in the study file, or greedy, hoarder, counter, random.
+    /// The opponent(s): a policy named in the study file, or greedy, hoarder, counter, random,
+    /// search (two players).
     #[arg(long, value_name = "POLICY", default_value = "counter")]
     pub opponent: String,
     /// The study file whose policies may be named.
@@ -56,8 +59,15 @@ pub struct PlayArgs {
     /// Deal this game (0..=9223372036854775807); default: from the clock, printed.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Your seat: 1 leads the first trick, 2 follows.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    /// Players at the table: 2, 3 (each for themselves, 39 cards), 4 (you and a partner in
+    /// seats 1 and 3 against seats 2 and 4) or 6 (two teams of three, 36 cards).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
+    pub players: u8,
+    /// Your partner(s) in a team game (default: the opponent's policy).
+    #[arg(long, value_name = "POLICY")]
+    pub partner: Option<String>,
+    /// Your seat: 1 leads the first trick, 2 follows (up to the number of players).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=6))]
     pub seat: u8,
     /// Read moves from this file (`-`: standard input) instead of the terminal.
     #[arg(long, value_name = "FILE")]
@@ -75,14 +85,14 @@ pub struct PlayArgs {
 
 /// A bad argument or input, through the binary's one error path.
 /// The most bytes `--moves` reads (a game's moves are a few hundred).
-const MAX_MOVES_BYTES: u64 = 1 << 20;
+pub(super) const MAX_MOVES_BYTES: u64 = 1 << 20;
 
-fn bad(msg: impl std::fmt::Display) -> Exit {
+pub(super) fn bad(msg: impl std::fmt::Display) -> Exit {
     report(&CliError::Usage(msg.to_string()))
 }
 
 /// A replay failure, through the binary's one error path (its exit code is decided there).
-fn replay_exit(e: ReplayError) -> Exit {
+pub(super) fn replay_exit(e: ReplayError) -> Exit {
     report(&CliError::Replay(e))
 }
 
@@ -98,72 +108,90 @@ fn print(r: &Replay, json: bool) -> Exit {
     Exit::Ok
 }
 
-/// The shard directory and label of `study`'s `matchup`.
-fn study_shard(
-    config: &Path,
-    study: &str,
-    matchup: &str,
-) -> Result<(PathBuf, String, Matchup, u64), Exit> {
-    let cfg = Config::load(config).map_err(bad)?;
-    let studies = cfg.studies();
-    let Some(s) = studies.iter().find(|s| s.name == study) else {
-        let names: Vec<&str> = studies.iter().map(|s| s.name.as_str()).collect();
-        return Err(bad(format!(
-            "--study {study}: no such study in {}; studies: {}",
-            config.display(),
-            names.join(", ")
-        )));
-    };
-    let all = Matchup::all(s.policies());
-    let Some(m) = all.iter().find(|m| m.slug() == matchup) else {
-        let names: Vec<String> = all.iter().map(Matchup::slug).collect();
-        return Err(bad(format!(
-            "--matchup {matchup}: study `{study}` has no such matchup; matchups: {}",
-            names.join(", ")
-        )));
-    };
-    let dir = Layout::for_config(config)
-        .root()
-        .join(&s.name)
-        .join("simulate")
-        .join(m.slug());
-    Ok((
-        dir,
-        format!("study `{study}`, matchup {matchup}"),
-        m.clone(),
-        s.games_per_matchup(),
-    ))
-}
-
 /// Run `replay`.
 pub fn replay(a: ReplayArgs) -> Exit {
     if let Some(path) = &a.record {
-        let rec = match GameRecord::load(path) {
-            Ok(r) => r,
-            Err(e) => return bad(e),
-        };
-        let game = match rec.replay(path) {
-            Ok(g) => g,
-            Err(e) => return bad(e),
-        };
-        let r = Replay {
-            title: format!("game record {}", path.display()),
-            source: serde_json::json!({"record": path.display().to_string(), "deal": rec.deal}),
-            names: [rec.seats[0].player.clone(), rec.seats[1].player.clone()],
-            game,
-        };
-        return print(&r, a.json);
+        return replay_record(path, a.json);
     }
     let (Some(study), Some(matchup), Some(n)) = (&a.study, &a.matchup, a.game) else {
         return bad(
-            "say which game: --record FILE, or --study NAME --matchup G1-vs-G2 --game N (e.g. --study paper --matchup greedy-vs-counter --game 123)",
+            "say which game: --record FILE, or --study NAME --matchup SEATING --game N (e.g. --study paper --matchup greedy-vs-counter --game 123; NAME may be a study, a sweep or a league)",
         );
     };
-    let (dir, what, m, per) = match study_shard(&a.config, study, matchup) {
-        Ok(x) => x,
-        Err(code) => return code,
+    let cfg = match Config::load(&a.config) {
+        Ok(c) => c,
+        Err(e) => return bad(e),
     };
-    let sg = match StudyGame::open(&dir, n, &what, &a.config) {
+    let stored = match stored_games(&cfg, &a.config, study) {
+        Ok(s) => s,
+        Err(e) => return bad(e),
+    };
+    let shard = match stored.shard(matchup) {
+        Ok(s) => s,
+        Err(e) => return bad(e),
+    };
+    let what = format!("{} `{study}`, matchup {matchup}", stored.kind);
+    match open_shard(&shard.dir, n, &what, &a.config) {
+        Err(e) => replay_exit(e),
+        Ok(StoredShard::TwoPlayer(_)) => {
+            replay_two_player(&shard.dir, &what, shard.match_id, study, matchup, n, &a)
+        }
+        Ok(StoredShard::Table(t)) => {
+            replay_table(&t, &what, shard.match_id, study, matchup, a.json)
+        }
+    }
+}
+
+/// Replay a saved record (two players or a table of three to six).
+fn replay_record(path: &Path, json: bool) -> Exit {
+    let rec = match load_record(path) {
+        Ok(AnyRecord::Table(rec)) => return replay_table_record(path, &rec, json),
+        Ok(AnyRecord::TwoPlayer(rec)) => rec,
+        Err(e) => return bad(e),
+    };
+    let game = match rec.replay(path) {
+        Ok(g) => g,
+        Err(e) => return bad(e),
+    };
+    let r = Replay {
+        title: format!("game record {}", path.display()),
+        source: serde_json::json!({"record": path.display().to_string(), "deal": rec.deal}),
+        names: [rec.seats[0].player.clone(), rec.seats[1].player.clone()],
+        game,
+        checked: Some(RECORD_CHECKED.to_string()),
+    };
+    print(&r, json)
+}
+
+/// What replaying a record checks, in words.
+const RECORD_CHECKED: &str = "replayed the record's deck on the engine (policy seats on their streams, the person's recorded cards); every trick and the final points match the record";
+
+fn replay_table_record(path: &Path, rec: &TableRecord, json: bool) -> Exit {
+    let game = match rec.replay(path) {
+        Ok(g) => g,
+        Err(e) => return bad(e),
+    };
+    let r = TableReplay {
+        title: format!("game record {}", path.display()),
+        source: serde_json::json!({"record": path.display().to_string(), "deal": rec.deal}),
+        names: rec.seats.iter().map(|s| s.player.clone()).collect(),
+        game,
+        checked: Some(RECORD_CHECKED.to_string()),
+    };
+    print_json_or_text(r.to_json(), r.to_text(), json)
+}
+
+/// Replay game `n` of a two-player shard under the standard rules.
+fn replay_two_player(
+    dir: &Path,
+    what: &str,
+    match_id: u32,
+    study: &str,
+    matchup: &str,
+    n: u64,
+    a: &ReplayArgs,
+) -> Exit {
+    let sg = match StudyGame::open(dir, n, what, &a.config) {
         Ok(g) => g,
         Err(e) => return replay_exit(e),
     };
@@ -180,30 +208,90 @@ pub fn replay(a: ReplayArgs) -> Exit {
         Ok(g) => g,
         Err(f) => return bad(format!("policy seats cannot fault: {f:?}")),
     };
-    if let Err(e) = sg.confirm(&game.tricks) {
-        return replay_exit(e);
-    }
-    let partita = (m.match_id as u64 - 1) * per + n;
+    let checked = match sg.confirm(&game.tricks) {
+        Ok(how) => how,
+        Err(e) => return replay_exit(e),
+    };
+    let partita = (u64::from(match_id) - 1) * sg.spec.games + n;
     let r = Replay {
         title: format!(
-            "{what} (MatchId {}), game {n} of {} (PartitaId {partita} in `briscola export tricks`); deal: {} seed {}",
-            m.match_id,
+            "{what} (MatchId {match_id}), game {n} of {} (PartitaId {partita} in `briscola export tricks`); deal: {} seed {}",
             sg.spec.games,
             sg.spec.deal_source.as_str(),
             sg.spec.seed
         ),
         source: serde_json::json!({
-            "study": study, "matchup": matchup, "match_id": m.match_id, "game": n,
+            "study": study, "matchup": matchup, "match_id": match_id, "game": n,
             "partita_id": partita, "deal_source": sg.spec.deal_source.as_str(), "seed": sg.spec.seed,
         }),
         names: [sg.spec.g1.name.clone(), sg.spec.g2.name.clone()],
         game,
+        checked: Some(format!(
+            "regenerated from seed {} ({}) on the engine and confirmed {checked}",
+            sg.spec.seed,
+            sg.spec.deal_source.as_str()
+        )),
     };
     print(&r, a.json)
 }
 
+/// Replay a game of a team study's shard or a league's seat table.
+fn replay_table(
+    t: &TableGame,
+    what: &str,
+    match_id: u32,
+    study: &str,
+    matchup: &str,
+    json: bool,
+) -> Exit {
+    let game = match t.trace() {
+        Ok(g) => g,
+        Err(e) => return replay_exit(e),
+    };
+    let checked = match t.confirm(&game) {
+        Ok(how) => how,
+        Err(e) => return replay_exit(e),
+    };
+    let r = TableReplay {
+        title: format!(
+            "{what} (shard {match_id}), game {} of {} (game id {} in `briscola export`); {} players; deal: {} seed {}",
+            t.game,
+            t.games,
+            t.table_id(),
+            t.rules.players(),
+            t.deal_source.as_str(),
+            t.seed
+        ),
+        source: serde_json::json!({
+            "study": study, "matchup": matchup, "match_id": match_id, "game": t.game,
+            "game_id": t.table_id(), "deal_source": t.deal_source.as_str(), "seed": t.seed,
+            "players": t.rules.players(), "rules": t.rules.spec(),
+        }),
+        names: t.seats.iter().map(|p| p.name.clone()).collect(),
+        game,
+        checked: Some(format!(
+            "regenerated from seed {} ({}) on the engine and confirmed {checked}",
+            t.seed,
+            t.deal_source.as_str()
+        )),
+    };
+    print_json_or_text(r.to_json(), r.to_text(), json)
+}
+
+pub(super) fn print_json_or_text(json_value: serde_json::Value, text: String, json: bool) -> Exit {
+    let text = if json {
+        let mut s = serde_json::to_string_pretty(&json_value).unwrap_or_default();
+        s.push('\n');
+        s
+    } else {
+        text
+    };
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    Exit::Ok
+}
+
 /// The opponent named `name`: from the study file if it defines it, else a paper kind.
-fn opponent(config: &Path, name: &str) -> Result<PolicySpec, Exit> {
+pub(super) fn opponent(config: &Path, name: &str) -> Result<PolicySpec, Exit> {
     let cfg = if config.exists() {
         Some(Config::load(config).map_err(bad)?)
     } else {
@@ -245,36 +333,62 @@ pub fn play_deck(seed: u64) -> Deck {
     out[0]
 }
 
-/// Run `play`.
-pub fn play(a: PlayArgs) -> Exit {
-    let spec = match opponent(&a.config, &a.opponent) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let seed = a.seed.unwrap_or_else(|| {
+/// The seed of a `play` game: the one given (checked), else one from the clock.
+pub(super) fn play_seed(given: Option<u64>) -> Result<u64, Exit> {
+    let seed = given.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_secs())
     });
     if seed > i64::MAX as u64 {
-        return bad(format!(
+        return Err(bad(format!(
             "--seed {seed} is too large; seeds lie in 0..=9223372036854775807"
-        ));
+        )));
     }
+    Ok(seed)
+}
+
+/// Where a `play` game's moves come from: `--moves FILE`, `--moves -`, or the terminal.
+pub(super) fn moves_input(moves: Option<&str>) -> Result<Box<dyn BufRead>, Exit> {
     // Moves are short lines: a file or stream is read at most MAX_MOVES_BYTES deep, so an
     // endless one (`--moves /dev/zero`) ends as bad moves instead of filling memory.
-    let mut input: Box<dyn BufRead> = match a.moves.as_deref() {
-        Some("-") => Box::new(std::io::stdin().lock().take(MAX_MOVES_BYTES)),
+    match moves {
+        Some("-") => Ok(Box::new(std::io::stdin().lock().take(MAX_MOVES_BYTES))),
         Some(f) => match std::fs::File::open(f) {
-            Ok(file) => Box::new(std::io::BufReader::new(file).take(MAX_MOVES_BYTES)),
-            Err(e) => return bad(format!("--moves {f}: cannot read: {e}")),
+            Ok(file) => Ok(Box::new(
+                std::io::BufReader::new(file).take(MAX_MOVES_BYTES),
+            )),
+            Err(e) => Err(bad(format!("--moves {f}: cannot read: {e}"))),
         },
-        None if std::io::stdin().is_terminal() => Box::new(std::io::stdin().lock()),
-        None => {
-            return bad(
-                "play needs a terminal; to read moves from standard input or a file give --moves - or --moves FILE",
-            );
-        }
+        None if std::io::stdin().is_terminal() => Ok(Box::new(std::io::stdin().lock())),
+        None => Err(bad(
+            "play needs a terminal; to read moves from standard input or a file give --moves - or --moves FILE",
+        )),
+    }
+}
+
+/// Run `play`.
+pub fn play(a: PlayArgs) -> Exit {
+    if a.players != 2 || a.partner.is_some() {
+        return super::play_table::play_table(a);
+    }
+    if a.seat > 2 {
+        return bad(format!(
+            "--seat {}: a two-player game has seats 1 and 2 (give --players 3, 4 or 6 for more)",
+            a.seat
+        ));
+    }
+    let spec = match opponent(&a.config, &a.opponent) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let seed = match play_seed(a.seed) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let mut input = match moves_input(a.moves.as_deref()) {
+        Ok(i) => i,
+        Err(code) => return code,
     };
     let person = (a.seat - 1) as usize;
     let opp_seat = if person == 0 { Seat::G2 } else { Seat::G1 };

@@ -13,12 +13,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use sha2::{Digest, Sha256};
 
 use briscola::pipeline::config::{Config, GameCount};
-use briscola::pipeline::layout::Layout;
+use briscola::pipeline::stored_games::stored_games;
 use briscola::policy::{MAX_THRESHOLD, PolicyKind, PolicySpec, TieBreak};
 use briscola::tournament::{
     DealSourceKind, Export, ExportDest, ExportFormat, ExportShard, ExportTable, GamesProblem,
-    MANIFEST_FILE, Matchup, OutState, SpecError, TournamentSpec, check_destination,
-    export as run_export, out_state, read_manifest, run_tournament, total_games_problem,
+    MANIFEST_FILE, OutState, SpecError, TournamentSpec, check_destination, export as run_export,
+    out_state, read_manifest, run_tournament, total_games_problem,
 };
 
 use super::error::{CliError, Exit};
@@ -119,8 +119,9 @@ pub struct ExportArgs {
     /// A directory written by `briscola simulate`.
     #[arg(long, value_name = "DIR", conflicts_with = "study")]
     pub from: Option<PathBuf>,
-    /// A study of the pipeline (`paper` or a variant's name), read from its outputs.
-    #[arg(long, value_name = "NAME")]
+    /// A study, sweep or league of the pipeline (`paper`, a variant's, a sweep's or a league's
+    /// name), read from its outputs.
+    #[arg(long, value_name = "NAME", alias = "league")]
     pub study: Option<String>,
     /// The pipeline's study file (with --study).
     #[arg(long, value_name = "FILE", default_value = "pipeline.toml")]
@@ -387,6 +388,7 @@ fn source_from_dir(dir: &Path) -> Result<Source, CliError> {
             g2: s.summary.spec.g2.clone(),
             dir: dir.join(&s.dir),
             games_per_matchup: m.games_per_matchup,
+            schema: briscola::tournament::ShardSchema::TwoPlayer,
         })
         .collect();
     let metadata = metadata(
@@ -402,35 +404,70 @@ fn source_from_dir(dir: &Path) -> Result<Source, CliError> {
 
 fn source_from_study(config: &Path, name: &str) -> Result<Source, CliError> {
     let cfg = Config::load(config)?;
-    let studies = cfg.studies();
-    let Some(study) = studies.iter().find(|s| s.name == name) else {
-        let names: Vec<&str> = studies.iter().map(|s| s.name.as_str()).collect();
-        return Err(usage(format!(
-            "--study {name}: no such study in {}; studies: {}",
-            config.display(),
-            names.join(", ")
-        )));
+    let stored = stored_games(&cfg, config, name).map_err(usage)?;
+    let mut shards = Vec::with_capacity(stored.shards.len());
+    for s in &stored.shards {
+        if !s.dir.join(briscola::tournament::SHARD_FILE).is_file() {
+            return Err(usage(format!(
+                "{} does not exist: {} `{name}`, matchup {} has not been run; run `briscola run --config {}` first",
+                s.dir.display(),
+                stored.kind,
+                s.slug,
+                config.display()
+            )));
+        }
+        shards.push(ExportShard::open(&s.dir, s.match_id)?);
+    }
+    let (seed, deal_source, per) = match cfg.studies().into_iter().find(|s| s.name == name) {
+        Some(study) => (study.seed(), study.deal_source(), study.games_per_matchup()),
+        None => {
+            let first = shards
+                .first()
+                .map(|s| s.dir.join(briscola::tournament::SHARD_FILE));
+            let (seed, source) = first
+                .and_then(|p| std::fs::read_to_string(p).ok())
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                .map(|v| {
+                    let spec = &v["spec"];
+                    let source = if spec["deal_source"].as_str() == Some("dotnet-replay") {
+                        DealSourceKind::DotnetReplay
+                    } else {
+                        DealSourceKind::Chacha
+                    };
+                    (spec["seed"].as_i64().unwrap_or(0), source)
+                })
+                .unwrap_or((0, DealSourceKind::Chacha));
+            (
+                seed,
+                source,
+                shards.first().map_or(0, |s| s.games_per_matchup),
+            )
+        }
     };
-    let layout = Layout::for_config(config);
-    let per = study.games_per_matchup();
-    let shards = Matchup::all(study.policies())
-        .into_iter()
-        .map(|m| ExportShard {
-            match_id: m.match_id,
-            dir: layout.shard_dir(&study.name, &m.slug()),
-            g1: m.g1,
-            g2: m.g2,
-            games_per_matchup: per,
-        })
-        .collect();
-    let metadata = metadata(
-        &study.name,
-        study.seed(),
-        study.deal_source(),
+    let mut policies: Vec<PolicySpec> = Vec::new();
+    for s in &shards {
+        for p in [&s.g1, &s.g2] {
+            if !policies.iter().any(|q| q.name == p.name) {
+                policies.push(p.clone());
+            }
+        }
+        if let briscola::tournament::ShardSchema::Seats(Some(t)) = &s.schema {
+            for p in &t.seats {
+                if !policies.iter().any(|q| q.name == p.name) {
+                    policies.push(p.clone());
+                }
+            }
+        }
+    }
+    let mut metadata = metadata(
+        name,
+        seed,
+        deal_source,
         per,
-        study.policies(),
+        &policies,
         sha256_file(config)?,
     );
+    metadata.insert(1, ("kind".into(), stored.kind.into()));
     Ok(Source { shards, metadata })
 }
 

@@ -43,6 +43,7 @@ pub mod slurm_executor;
 pub mod stage_sources;
 pub mod stages;
 pub mod stat_cache;
+pub mod stored_games;
 pub mod study_rules;
 pub mod sweep_config;
 pub mod verify;

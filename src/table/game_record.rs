@@ -167,16 +167,16 @@ impl GameRecord {
 
     /// Read and check a record file.
     pub fn load(path: &Path) -> Result<GameRecord, ReplayError> {
+        GameRecord::parse(&read_record_text(path)?, path)
+    }
+
+    /// Parse and check a record's text; `path` names it in messages.
+    pub fn parse(text: &str, path: &Path) -> Result<GameRecord, ReplayError> {
         let bad = |message: String| ReplayError::BadFile {
             path: path.to_path_buf(),
             message,
         };
-        // A record of a whole game is a few kilobytes; 1 MiB is far beyond any.
-        let bytes = crate::files::read_capped(path, 1 << 20)
-            .map_err(|e| bad(format!("cannot read the record: {e}")))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|e| bad(format!("not a game record: not UTF-8 text ({e})")))?;
-        let rec: GameRecord = serde_json::from_str(&text).map_err(|e| {
+        let rec: GameRecord = serde_json::from_str(text).map_err(|e| {
             bad(format!(
                 "not a valid game record (line {}, column {}: {e}); records are written by `briscola play`",
                 e.line(),
@@ -240,34 +240,12 @@ impl GameRecord {
     /// Write the record as pretty JSON to `path` (through a temporary file in the same
     /// directory, then a rename).
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
-        let err = |message: String| ReplayError::Write {
+        let mut text = serde_json::to_string_pretty(self).map_err(|e| ReplayError::Write {
             path: path.to_path_buf(),
-            message,
-        };
-        if let Some(problem) = crate::files::output_problem(path) {
-            return Err(ReplayError::Refused {
-                path: path.to_path_buf(),
-                message: problem,
-            });
-        }
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let mut text = serde_json::to_string_pretty(self).map_err(|e| err(e.to_string()))?;
+            message: e.to_string(),
+        })?;
         text.push('\n');
-        let tmp = dir.join(format!(
-            ".{}.tmp-{}",
-            path.file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            std::process::id()
-        ));
-        std::fs::write(&tmp, text).map_err(|e| err(e.to_string()))?;
-        std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            err(e.to_string())
-        })
+        save_text(&text, path)
     }
 
     /// Replay the record on the engine: policy seats play their policy (explained), human seats
@@ -365,6 +343,48 @@ impl SeatName {
             SeatName::G2 => "G2",
         }
     }
+}
+
+/// A record file's text: at most 1 MiB (a whole game's record is a few kilobytes), UTF-8.
+pub(crate) fn read_record_text(path: &Path) -> Result<String, ReplayError> {
+    let bad = |message: String| ReplayError::BadFile {
+        path: path.to_path_buf(),
+        message,
+    };
+    let bytes = crate::files::read_capped(path, 1 << 20)
+        .map_err(|e| bad(format!("cannot read the record: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| bad(format!("not a game record: not UTF-8 text ({e})")))
+}
+
+/// Write a record's `text` to `path` through a temporary file in the same directory and a
+/// rename; a device, FIFO, directory or link at `path` is refused.
+pub(crate) fn save_text(text: &str, path: &Path) -> Result<(), ReplayError> {
+    let err = |message: String| ReplayError::Write {
+        path: path.to_path_buf(),
+        message,
+    };
+    if let Some(problem) = crate::files::output_problem(path) {
+        return Err(ReplayError::Refused {
+            path: path.to_path_buf(),
+            message: problem,
+        });
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, text).map_err(|e| err(e.to_string()))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        err(e.to_string())
+    })
 }
 
 #[cfg(test)]

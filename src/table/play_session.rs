@@ -79,6 +79,8 @@ struct Session<'a> {
     show_points: bool,
     last: Option<TrickRecord>,
     taken: [u32; 2],
+    /// The person's hand after their last card, to say what they drew since.
+    kept: Option<Vec<Card>>,
 }
 
 impl Session<'_> {
@@ -198,6 +200,11 @@ impl Session<'_> {
         input: &mut dyn BufRead,
         live: &LiveGame,
     ) -> Result<(), SessionEnd> {
+        if let Some(kept) = self.kept.take()
+            && let Some(c) = v.hand.iter().find(|c| !kept.contains(c))
+        {
+            self.say(&format!("you drew {c}"));
+        }
         self.show(v);
         let n = v.hand.len();
         loop {
@@ -213,6 +220,9 @@ impl Session<'_> {
             match parse(&line) {
                 Command::Card(k) if (1..=n).contains(&k) => {
                     self.say(&format!("you play {}", v.hand[k - 1]));
+                    let mut kept = v.hand.clone();
+                    kept.remove(k - 1);
+                    self.kept = Some(kept);
                     live.play(k - 1);
                     return Ok(());
                 }
@@ -318,6 +328,7 @@ pub fn run_session(
         show_points: setup.show_points,
         last: None,
         taken: [0, 0],
+        kept: None,
     };
     let me = if setup.person == 0 {
         "G1, you lead the first trick"

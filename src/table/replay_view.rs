@@ -20,6 +20,8 @@ pub struct Replay {
     pub names: [String; 2],
     /// The game.
     pub game: TracedGame,
+    /// How the game was checked against what was stored, in words (`None`: not checked).
+    pub checked: Option<String>,
 }
 
 fn idx(s: Seat) -> usize {
@@ -111,6 +113,9 @@ impl Replay {
             None => "a tie".to_string(),
         };
         out.push_str(&format!("\nfinal: G1 {} - G2 {}: {result}\n", p[0], p[1]));
+        if let Some(c) = &self.checked {
+            out.push_str(&format!("checked: {c}\n"));
+        }
         out
     }
 
@@ -167,6 +172,7 @@ impl Replay {
             "tricks": tricks,
             "points": {"G1": g.outcome.points[0], "G2": g.outcome.points[1]},
             "winner": g.outcome.winner().map_or("tie", seat_str),
+            "checked": self.checked,
         })
     }
 }

@@ -91,17 +91,15 @@ impl StudyGame {
             DealSourceKind::Chacha => {
                 let seed = u64::try_from(self.spec.seed)
                     .map_err(|_| bad_seed("chacha seeds are not negative"))?;
-                match DealStream::chacha(
-                    seed,
-                    self.spec.g1.stream_name(),
-                    self.spec.g2.stream_name(),
-                ) {
-                    DealStream::Chacha { key, .. } => DealStream::Chacha {
-                        key,
-                        next_game: index,
-                    },
-                    other => other,
-                }
+                let (g1, g2) = (self.spec.g1.stream_name(), self.spec.g2.stream_name());
+                // Paired (duplicate-format) shards deal from the unordered pair's stream.
+                let mut stream = if self.spec.paired {
+                    DealStream::chacha_paired(seed, g1, g2)
+                } else {
+                    DealStream::chacha(seed, g1, g2)
+                };
+                stream.skip(index);
+                stream
             }
         };
         let mut out = Vec::with_capacity(1);
@@ -150,10 +148,15 @@ impl StudyGame {
 
     /// Check a replay's tricks against the shard's trick table, card for card; a shard that
     /// wrote no trick table (no `trick_log`) is checked by the game's final points in its game
-    /// table.
-    pub fn confirm(&self, tricks: &[TrickRecord]) -> Result<(), ReplayError> {
+    /// table. Returns what was checked, in words.
+    pub fn confirm(&self, tricks: &[TrickRecord]) -> Result<String, ReplayError> {
         if !self.dir.join(TRICKS_FILE).exists() {
-            return self.confirm_points(tricks);
+            self.confirm_points(tricks)?;
+            return Ok(format!(
+                "both players' points against {} (game id {}; this shard keeps no trick table)",
+                self.dir.join(GAMES_FILE).display(),
+                self.table_id()
+            ));
         }
         let recorded = self.recorded_cards()?;
         let path = self.dir.join(TRICKS_FILE);
@@ -182,7 +185,11 @@ impl StudyGame {
                 });
             }
         }
-        Ok(())
+        Ok(format!(
+            "card for card against {} (game id {})",
+            path.display(),
+            self.table_id()
+        ))
     }
 
     /// Check a replay's final points against the game's row of the shard's game table.

@@ -49,6 +49,74 @@ pub struct ExportShard {
     pub dir: PathBuf,
     /// Games per matchup (PartitaId = (match_id - 1) * this + game index + 1).
     pub games_per_matchup: u64,
+    /// How the shard's tables are laid out.
+    pub schema: ShardSchema,
+}
+
+/// How a shard's tables are laid out.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShardSchema {
+    /// Two players: the paper's columns (`card_g1`, `points_g2`, ...), exported in the
+    /// released schema ([`EXPORT_GAME_COLUMNS`], [`EXPORT_TRICK_COLUMNS`]).
+    TwoPlayer,
+    /// More than two seats, or a league's seat table: per-seat columns (`card_s1` ..
+    /// `card_sN`, `points_s1` ..), exported as stored after the key columns. A seat table
+    /// writes no trick table; its spec regenerates one.
+    Seats(Option<Box<super::TableShardSpec>>),
+}
+
+impl ExportShard {
+    /// The shard whose files are in `dir` (its `shard.json` says what it is), as MatchId
+    /// `match_id`.
+    pub fn open(dir: &Path, match_id: u32) -> Result<ExportShard, ExportError> {
+        let path = dir.join(SHARD_FILE);
+        let bad = |message: String| ExportError::Regenerate {
+            path: path.clone(),
+            message,
+        };
+        let text = crate::files::read_capped(&path, 1 << 20).map_err(|e| {
+            bad(format!(
+                "cannot read the shard summary: {e}; run `briscola run` first"
+            ))
+        })?;
+        let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {
+            bad(format!(
+                "not a shard summary ({e}); run `briscola run` to rebuild it"
+            ))
+        })?;
+        let spec = value.get("spec").cloned().unwrap_or_default();
+        let not_summary =
+            |e: serde_json::Error| bad(format!("not a shard summary ({e}); run `briscola run`"));
+        if spec.get("seats").is_some() {
+            let t: super::TableShardSpec = serde_json::from_value(spec).map_err(not_summary)?;
+            let (g1, g2) = match t.seats.as_slice() {
+                [a, b, ..] => (a.clone(), b.clone()),
+                _ => return Err(bad("a seat table with fewer than two seats".into())),
+            };
+            return Ok(ExportShard {
+                match_id,
+                g1,
+                g2,
+                dir: dir.to_path_buf(),
+                games_per_matchup: t.games,
+                schema: ShardSchema::Seats(Some(Box::new(t))),
+            });
+        }
+        let s: super::ShardSpec = serde_json::from_value(spec).map_err(not_summary)?;
+        let schema = if s.rules.players > 2 {
+            ShardSchema::Seats(None)
+        } else {
+            ShardSchema::TwoPlayer
+        };
+        Ok(ExportShard {
+            match_id,
+            g1: s.g1,
+            g2: s.g2,
+            dir: dir.to_path_buf(),
+            games_per_matchup: s.games,
+            schema,
+        })
+    }
 }
 
 /// Errors of an export.
@@ -336,7 +404,11 @@ fn write_export<W: Write>(
     err: &dyn Fn(String) -> ExportError,
 ) -> Result<u64, ExportError> {
     match (e.table, e.format) {
-        (ExportTable::Tricks, ExportFormat::Csv) => write_trick_csv(e.shards, w, err),
+        (ExportTable::Tricks, ExportFormat::Csv)
+            if e.shards.iter().all(|s| s.schema == ShardSchema::TwoPlayer) =>
+        {
+            write_trick_csv(e.shards, w, err)
+        }
         (table, ExportFormat::Csv) => {
             let mut rows = 0u64;
             let mut first = true;
@@ -356,7 +428,6 @@ fn write_export<W: Write>(
             Ok(rows)
         }
         (table, ExportFormat::Parquet) => {
-            let meta = KeyValueMetadata::from_static(e.metadata.clone());
             let mut writer: Option<polars::io::parquet::write::BatchedWriter<&mut W>> = None;
             let mut sink = Some(&mut *w);
             let mut rows = 0u64;
@@ -368,9 +439,11 @@ fn write_export<W: Write>(
                     let Some(out) = sink.take() else {
                         return Err(err("the Parquet writer was lost".into()));
                     };
+                    let mut kv = e.metadata.clone();
+                    kv.push(arrow_schema_entry(df.schema(), &e.metadata));
                     let bw = ParquetWriter::new(out)
                         .with_compression(ParquetCompression::Zstd(None))
-                        .with_key_value_metadata(Some(meta.clone()))
+                        .with_key_value_metadata(Some(KeyValueMetadata::from_static(kv)))
                         .batched(df.schema())
                         .map_err(|x| polars_write(x, err))?;
                     writer = Some(bw);
@@ -387,6 +460,32 @@ fn write_export<W: Write>(
             Ok(rows)
         }
     }
+}
+
+/// The Parquet footer's `ARROW:schema` entry for `schema`, written in place of polars' own:
+/// strings as Arrow `large_string` (polars' default `string_view` is unreadable to pyarrow
+/// before 16 and to older R `arrow`), and the export's metadata as the Arrow schema's metadata,
+/// where pyarrow's `schema.metadata` and R's `arrow` look (it is also the file's key-value
+/// metadata, where polars and `parquet-tools` look).
+fn arrow_schema_entry(schema: &Schema, meta: &[(String, String)]) -> (String, String) {
+    use base64::Engine;
+    use polars_arrow::io::ipc::write::{default_ipc_fields, schema_to_bytes};
+    let arrow = schema.to_arrow(CompatLevel::oldest());
+    let fields = default_ipc_fields(arrow.iter_values());
+    let md: polars_arrow::datatypes::Metadata = meta
+        .iter()
+        .map(|(k, v)| (k.as_str().into(), v.as_str().into()))
+        .collect();
+    let bytes = schema_to_bytes(&arrow, &fields, Some(&md));
+    // Arrow's legacy IPC framing, as every Parquet writer stores it: continuation, length.
+    let mut framed = Vec::with_capacity(bytes.len() + 8);
+    framed.extend_from_slice(&[255u8; 4]);
+    framed.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+    framed.extend_from_slice(&bytes);
+    (
+        "ARROW:schema".into(),
+        base64::engine::general_purpose::STANDARD.encode(framed),
+    )
 }
 
 /// A polars write error; a closed pipe underneath becomes [`ExportError::BrokenPipe`].
@@ -414,7 +513,11 @@ fn for_each_slice(
 ) -> Result<(), ExportError> {
     for s in shards {
         shard_slices(s, table, &mut |df, off, path| {
-            let df = export_frame(&df, s, table, off).map_err(|source| ExportError::Read {
+            let df = match s.schema {
+                ShardSchema::TwoPlayer => export_frame(&df, s, table, off),
+                ShardSchema::Seats(_) => export_seat_frame(&df, s),
+            }
+            .map_err(|source| ExportError::Read {
                 path: path.to_path_buf(),
                 source,
             })?;
@@ -439,7 +542,10 @@ fn shard_slices(
     };
     let path = s.dir.join(file);
     if table == ExportTable::Tricks && !path.exists() {
-        return regenerate_tricks(s, f);
+        return match &s.schema {
+            ShardSchema::Seats(Some(spec)) => regenerate_seat_tricks(s, spec, f),
+            _ => regenerate_tricks(s, f),
+        };
     }
     let (lf, n) = slices(&path)?;
     let mut off = 0u32;
@@ -493,6 +599,69 @@ fn regenerate_tricks(
         })
         .map_err(|e| bad(e.to_string()))?;
     failed.map_or(Ok(()), Err)
+}
+
+/// [`shard_slices`] of a seat table's trick table, replayed from its spec: the engine plays
+/// the same deals and streams, chunk by chunk, into the team studies' trick columns.
+fn regenerate_seat_tricks(
+    s: &ExportShard,
+    spec: &super::TableShardSpec,
+    f: &mut dyn FnMut(DataFrame, u64, &Path) -> Result<(), ExportError>,
+) -> Result<(), ExportError> {
+    let path = s.dir.join(SHARD_FILE);
+    let mut failed = None;
+    let mut off = 0u64;
+    let rules = spec.rules.validate().map_err(|e| ExportError::Regenerate {
+        path: path.clone(),
+        message: e.to_string(),
+    })?;
+    spec.play_chunks(&mut |done, played| {
+        let rows: u64 = played.iter().map(|g| g.tricks.len() as u64).sum();
+        let r = super::seat_trick_frame(&rules, done + 1, &played)
+            .map_err(|source| ExportError::Read {
+                path: path.clone(),
+                source,
+            })
+            .and_then(|df| f(df, off, &path));
+        off += rows;
+        match r {
+            Ok(()) => Ok(true),
+            Err(e) => {
+                failed = Some(e);
+                Ok(false)
+            }
+        }
+    })
+    .map_err(|e| ExportError::Regenerate {
+        path: path.clone(),
+        message: e.to_string(),
+    })?;
+    failed.map_or(Ok(()), Err)
+}
+
+/// A slice of a seat shard's table in the export schema: the global game id (MatchId-major, as
+/// for two players) and the MatchId, then every stored column after `game_id` as stored (side
+/// and per-seat columns, `_s1` .. `_sN`).
+fn export_seat_frame(df: &DataFrame, s: &ExportShard) -> PolarsResult<DataFrame> {
+    let n = df.height();
+    let per = s.games_per_matchup.max(1);
+    let base = u64::from(s.match_id).saturating_sub(1) * per;
+    let stored = df.column("game_id")?.cast(&DataType::UInt64)?;
+    let ids: Vec<u32> = stored
+        .u64()?
+        .iter()
+        .map(|id| (base + (id.unwrap_or(1).saturating_sub(1) % per) + 1) as u32)
+        .collect();
+    let mut cols = vec![
+        Column::new("game_id".into(), ids),
+        Column::new("match_id".into(), vec![s.match_id; n]),
+    ];
+    for c in df.columns() {
+        if c.name().as_str() != "game_id" {
+            cols.push(c.clone());
+        }
+    }
+    DataFrame::new(n, cols)
 }
 
 /// A slice of a shard table (its rows from `offset`) in the export schema: global game ids

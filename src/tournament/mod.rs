@@ -26,7 +26,8 @@ pub use crate::deal::{
 };
 pub use export::{
     EXPORT_GAME_COLUMNS, EXPORT_TRICK_COLUMNS, Export, ExportDest, ExportError, ExportFormat,
-    ExportShard, ExportTable, TRICK_CSV_HEADER, check_destination, export, strategy_name,
+    ExportShard, ExportTable, ShardSchema, TRICK_CSV_HEADER, check_destination, export,
+    strategy_name,
 };
 pub use game_batch::{
     BatchStreams, PlayedGame, play_batch, play_batch_generic, play_outcomes, play_outcomes_generic,

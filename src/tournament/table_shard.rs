@@ -113,10 +113,13 @@ impl TableShardSpec {
         Ok((rules, seats))
     }
 
-    /// Play the seating and write `games.parquet` and `shard.json` into `dir`; `progress` is
-    /// called with the games finished after each chunk.
-    pub fn run(&self, dir: &Path, progress: &dyn Fn(u64)) -> Result<TableShardSummary, ShardError> {
-        // Refuse a bad variant before creating any file.
+    /// Play the seating's games in chunks of at most [`CHUNK_GAMES`], in game order, calling
+    /// `chunk(games dealt before, games)` with each; stops early when `chunk` returns false.
+    /// These are the games [`TableShardSpec::run`] records.
+    pub fn play_chunks(
+        &self,
+        chunk: &mut dyn FnMut(u64, Vec<TableGame>) -> Result<bool, ShardError>,
+    ) -> Result<Rules, ShardError> {
         let (rules, policies) = self.table()?;
         let seats: Vec<&TablePolicy> = policies.iter().collect();
         let names: Vec<&str> = self.seats.iter().map(|p| p.stream_name()).collect();
@@ -131,16 +134,31 @@ impl TableShardSpec {
             .enumerate()
             .map(|(s, n)| table_seat_key(seed, n, s as u8))
             .collect();
-        let labels: Vec<&str> = self.seats.iter().map(|p| p.name.as_str()).collect();
-        let games_path = dir.join(GAMES_FILE);
-        let mut games_w = TableWriter::create(&games_path)?;
-        let (mut wins, mut ties) = (vec![0u64; rules.players()], 0u64);
         let (mut done, mut decks) = (0u64, Vec::with_capacity(CHUNK_GAMES));
         while done < self.games {
             let n = (self.games - done).min(CHUNK_GAMES as u64) as usize;
             decks.clear();
             stream.next_chunk(n, &mut decks);
             let played = play_batch_seats(&rules, &decks, done, &keys, &seats);
+            let go_on = chunk(done, played)?;
+            done += n as u64;
+            if !go_on {
+                break;
+            }
+        }
+        Ok(rules)
+    }
+
+    /// Play the seating and write `games.parquet` and `shard.json` into `dir`; `progress` is
+    /// called with the games finished after each chunk.
+    pub fn run(&self, dir: &Path, progress: &dyn Fn(u64)) -> Result<TableShardSummary, ShardError> {
+        // Refuse a bad variant before creating any file.
+        let (rules, _) = self.table()?;
+        let labels: Vec<&str> = self.seats.iter().map(|p| p.name.as_str()).collect();
+        let games_path = dir.join(GAMES_FILE);
+        let mut games_w = TableWriter::create(&games_path)?;
+        let (mut wins, mut ties) = (vec![0u64; rules.players()], 0u64);
+        self.play_chunks(&mut |done, played| {
             for g in &played {
                 match g.outcome.winner_side(&rules) {
                     Some(w) => wins[w] += 1,
@@ -154,9 +172,9 @@ impl TableShardSpec {
                 }
             })?;
             games_w.write(&gf)?;
-            done += n as u64;
-            progress(done);
-        }
+            progress(done + played.len() as u64);
+            Ok(true)
+        })?;
         games_w.finish()?;
         let summary = TableShardSummary {
             spec: self.clone(),

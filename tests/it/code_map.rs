@@ -44,6 +44,7 @@ const STUDY: CrateMap = CrateMap {
             "report",
             &["results", "plot", "policy", "stats", "game", "analysis"],
         ),
+        ("serve", &["game", "deal", "policy", "table", "tournament"]),
         (
             "pipeline",
             &[

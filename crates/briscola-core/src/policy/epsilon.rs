@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::AnyPolicy;
+use super::{AnyPolicy, Explanation};
 use crate::game::{Policy, SeatRng, SeatView};
 
 /// Which moves may explore.
@@ -43,6 +43,38 @@ impl Epsilon {
     /// `base` exploring with probability `eps` (in [0, 1]) on `moves`.
     pub fn new(base: AnyPolicy, eps: f64, moves: EpsMoves) -> Epsilon {
         Epsilon { base, eps, moves }
+    }
+}
+
+impl Epsilon {
+    /// [`Policy::choose`], saying whether this move explored (a uniformly random card) or
+    /// followed the base policy, and the base policy's reason.
+    pub fn explain(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> Explanation {
+        let eligible = self.moves == EpsMoves::All || v.table.is_none();
+        if eligible && self.eps > 0.0 && rng.unit() < self.eps {
+            let index = rng.below(v.hand.len() as u32) as usize;
+            return Explanation {
+                index,
+                card: v.hand[index],
+                rule: None,
+                because: format!(
+                    "epsilon: explored (probability {}): a uniformly random card of the {}",
+                    self.eps,
+                    v.hand.len()
+                ),
+            };
+        }
+        let inner = self.base.explain(v, rng);
+        let why = if eligible {
+            format!("did not explore (probability {})", self.eps)
+        } else {
+            format!("{} moves only, so no exploring here", self.moves.as_str())
+        };
+        Explanation {
+            because: format!("epsilon: {why}; {}", inner.line()),
+            rule: None,
+            ..inner
+        }
     }
 }
 

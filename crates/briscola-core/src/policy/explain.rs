@@ -169,8 +169,10 @@ impl AnyPolicy {
             AnyPolicy::Counter(p) => p.explain(view, rng),
             AnyPolicy::Random(p) => p.explain(view, rng),
             AnyPolicy::Onnx(p) => p.explain(view, rng),
-            // Policies written in the policy language do not trace their rules yet.
-            other => AnyPolicy::unexplained(other, view, rng),
+            AnyPolicy::Rules(p) => p.explain(view, rng),
+            AnyPolicy::Switch(p) => p.explain(view, rng),
+            AnyPolicy::Epsilon(p) => p.explain(view, rng),
+            AnyPolicy::Search(p) => p.explain(view, rng),
         }
     }
 

@@ -12,6 +12,7 @@
 
 use std::cell::RefCell;
 
+use super::Explanation;
 use crate::game::{Card, DrawOrder, Policy, SeatRng, SeatView};
 use crate::solve::{CardSet, Duel, DuelSolver};
 
@@ -105,19 +106,61 @@ fn shuffle(cards: &mut [Card], rng: &mut SeatRng) {
     }
 }
 
+impl Search {
+    /// [`Policy::choose`], with each playable card's mean value over the sampled worlds (own
+    /// points minus the opponents', to the horizon).
+    pub fn explain(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> Explanation {
+        if v.hand.len() == 1 {
+            return Explanation {
+                index: 0,
+                card: v.hand[0],
+                rule: None,
+                because: "search: the only playable card".into(),
+            };
+        }
+        let sums = self.card_values(v, rng);
+        let best = best_index(&sums);
+        let worlds = if v.stock_left == 0 { 1 } else { self.worlds };
+        let each: Vec<String> = v
+            .hand
+            .iter()
+            .zip(&sums)
+            .map(|(c, &s)| format!("{c} {:+.1}", s as f64 / f64::from(worlds)))
+            .collect();
+        let how = if v.stock_left == 0 {
+            "the exact endgame".to_string()
+        } else {
+            format!("{worlds} sampled worlds, {} tricks ahead", self.horizon)
+        };
+        Explanation {
+            index: best,
+            card: v.hand[best],
+            rule: None,
+            because: format!(
+                "search over {how}: mean value of each card {}; the highest plays",
+                each.join(", ")
+            ),
+        }
+    }
+}
+
+/// The first index of the largest value.
+fn best_index(sums: &[i64]) -> usize {
+    let mut best = 0;
+    for (i, &s) in sums.iter().enumerate() {
+        if s > sums[best] {
+            best = i;
+        }
+    }
+    best
+}
+
 impl Policy for Search {
     fn choose(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> usize {
         if v.hand.len() == 1 {
             return 0;
         }
-        let sums = self.card_values(v, rng);
-        let mut best = 0;
-        for (i, &s) in sums.iter().enumerate() {
-            if s > sums[best] {
-                best = i;
-            }
-        }
-        best
+        best_index(&self.card_values(v, rng))
     }
 }
 

@@ -5,8 +5,8 @@
 //! the switch adds no randomness of its own (each branch draws from the seat's stream as it
 //! would alone).
 
-use super::AnyPolicy;
 use super::lang::Condition;
+use super::{AnyPolicy, Explanation};
 use crate::game::{Policy, SeatRng, SeatView};
 
 /// Plays `first` while `when` holds, else `otherwise`.
@@ -26,6 +26,28 @@ impl Switch {
             when,
             first,
             otherwise,
+        }
+    }
+}
+
+impl Switch {
+    /// [`Policy::choose`], saying which branch played and why that branch chose its card.
+    pub fn explain(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> Explanation {
+        let holds = self.when.holds_in(v, self.memory);
+        let (branch, inner) = if holds {
+            ("first", self.first.explain(v, rng))
+        } else {
+            ("otherwise", self.otherwise.explain(v, rng))
+        };
+        Explanation {
+            because: format!(
+                "switch: `{}` {}, so the {branch} policy plays; {}",
+                self.when,
+                if holds { "holds" } else { "does not hold" },
+                inner.line()
+            ),
+            rule: None,
+            ..inner
         }
     }
 }

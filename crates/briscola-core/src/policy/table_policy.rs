@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::order::stable_min;
-use super::{AnyPolicy, PolicyKind, PolicySpec, TieBreak};
+use super::{AnyPolicy, Explanation, PolicyKind, PolicySpec, TieBreak};
 use crate::game::{Policy, Rules, SeatRng, SeatView};
 
 /// How a follower reads "win the trick" when its partner is winning.
@@ -156,6 +156,50 @@ impl TablePolicy {
             tie: spec.tie_break,
             trumps_last: spec.kind != PolicyKind::Greedy,
         })
+    }
+
+    /// [`TablePolicy::new`] with `reading` where the policy's kind has a partner reading (the
+    /// paper's three) and the verbatim reading otherwise: a table that asks every seat for the
+    /// partner-aware reading still seats a rule program or a random player.
+    pub fn for_table(
+        spec: &PolicySpec,
+        rules: &Rules,
+        reading: FollowReading,
+    ) -> Result<TablePolicy, VariantFitError> {
+        let has_reading = matches!(
+            spec.kind,
+            PolicyKind::Greedy | PolicyKind::Hoarder | PolicyKind::Counter
+        );
+        let reading = if has_reading {
+            reading
+        } else {
+            FollowReading::Verbatim
+        };
+        TablePolicy::new(spec, rules, reading)
+    }
+
+    /// [`Policy::choose`] with the reason: the partner-aware reading's rule when it applies
+    /// (the partner is winning the trick), else the policy's own explanation.
+    pub fn explain(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> Explanation {
+        if self.reading == FollowReading::PartnerAware && v.partner_winning {
+            let index = self.choose(v, rng);
+            let c = v.hand[index];
+            return Explanation {
+                index,
+                card: c,
+                rule: None,
+                because: format!(
+                    "partner-aware reading: the partner is winning the trick, so the cheapest card{}: {c} ({} points)",
+                    if self.trumps_last {
+                        ", trumps last"
+                    } else {
+                        ""
+                    },
+                    c.points()
+                ),
+            };
+        }
+        self.inner.explain(v, rng)
     }
 
     /// The policy itself, as the two-player standard game plays it (where no seat has a

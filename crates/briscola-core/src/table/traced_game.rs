@@ -314,4 +314,55 @@ mod tests {
         let f = trace_game(&deck, [&greedy, &SeatActor::Script(vec![])], &mut rngs()).unwrap_err();
         assert_eq!((f.trick, f.seat, f.wanted), (1, Seat::G2, None));
     }
+
+    /// Every kind's explanation path plays its engine's game: a rule program with a random
+    /// rule, a switch, epsilon (exploring on every move), search and random, each traced
+    /// (through `explain`) against `play_game` (through `choose`) on the same streams, and
+    /// each explanation names why.
+    #[test]
+    fn every_kind_explains_the_card_it_chooses() {
+        use crate::game::{NoTricks, play_game};
+        use crate::policy::lang::parse_condition;
+        use crate::policy::{AnyPolicy, EpsMoves, Epsilon, RuleProgram, Search, Switch};
+        use std::sync::Arc;
+        let greedy = PolicySpec::paper(PolicyKind::Greedy, TieBreak::AsReleased).build();
+        let counter = PolicySpec::paper(PolicyKind::Counter, TieBreak::AsReleased).build();
+        let program = RuleProgram::compile(
+            &["random of !trump", "cheapest"],
+            &["cheapest-by-points of led-suit & wins", "cheapest"],
+            TieBreak::AsReleased,
+        )
+        .unwrap();
+        let when = parse_condition("stock > 10").unwrap();
+        let kinds: Vec<(AnyPolicy, &str)> = vec![
+            (AnyPolicy::Rules(Arc::new(program)), " rule "),
+            (
+                AnyPolicy::Switch(Arc::new(Switch::new(when, greedy.clone(), counter.clone()))),
+                "switch: ",
+            ),
+            (
+                AnyPolicy::Epsilon(Arc::new(Epsilon::new(counter.clone(), 0.5, EpsMoves::All))),
+                "epsilon: ",
+            ),
+            (AnyPolicy::Search(Search::new(2, 2)), "search"),
+            (
+                PolicySpec::paper(PolicyKind::Random, TieBreak::AsReleased).build(),
+                "uniformly random",
+            ),
+        ];
+        for (g, (p, word)) in kinds.into_iter().enumerate() {
+            let mut deck = Deck::ordered();
+            let mut r = SeatRng::new([7; 32], g as u64);
+            deck.shuffle_with(|m| r.below(m));
+            let want = play_game(&deck, &p, &greedy, &mut rngs(), &mut NoTricks);
+            let actors = [SeatActor::Policy(p), SeatActor::Policy(greedy.clone())];
+            let got = trace_game(&deck, [&actors[0], &actors[1]], &mut rngs()).unwrap();
+            assert_eq!(got.outcome, want, "{word}");
+            for d in got.decisions.iter().filter(|d| d.seat == Seat::G1) {
+                let e = d.explanation.as_ref().unwrap();
+                assert_eq!(e.card, d.card);
+                assert!(e.line().contains(word), "{word}: {}", e.line());
+            }
+        }
+    }
 }

@@ -11,8 +11,8 @@ use super::card_filter::{MEMORY_BITS, features};
 use super::fused_list::FusedList;
 use super::rule::{Order, Rule};
 use crate::game::{KeyTables, Policy, SeatRng, SeatView};
-use crate::policy::TieBreak;
 use crate::policy::counter::SIBLING;
+use crate::policy::{Explanation, TieBreak};
 
 /// One compiled rule: the rule and its per-card sort keys under the program's reading.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -199,37 +199,77 @@ impl Policy for RuleProgram {
         // itself would make every decision build the whole view in memory (the fused path reads
         // a few fields, which stay in registers).
         let copy = *v;
-        self.interpret(rules, &copy, rng)
+        self.interpret(rules, &copy, rng).0
+    }
+}
+
+impl RuleProgram {
+    /// [`Policy::choose`], naming the rule that decided: its list, its number and its text.
+    pub fn explain(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> Explanation {
+        let (rules, list) = if v.table.is_some() {
+            (&self.follow, RuleList::Follow)
+        } else {
+            (&self.lead, RuleList::Lead)
+        };
+        // The interpreter on a copy of the stream says which rule decided; the card is
+        // `choose`'s own (the fused path and the interpreter agree, a property test checks it).
+        let mut probe = rng.clone();
+        let index = self.choose(v, rng);
+        let (same, k) = self.interpret(rules, v, &mut probe);
+        let because = if same == index {
+            format!(
+                "{} rule {} of {}: `{}`",
+                list.as_str(),
+                k + 1,
+                rules.len(),
+                rules[k].rule
+            )
+        } else {
+            format!("{} rules (no single rule traced)", list.as_str())
+        };
+        Explanation {
+            index,
+            card: v.hand[index],
+            rule: None,
+            because,
+        }
     }
 }
 
 impl RuleProgram {
     /// The rules evaluated one by one (lists with `random` rules or many conditions).
     #[inline(never)]
-    fn interpret(&self, rules: &[CompiledRule], v: &SeatView<'_>, rng: &mut SeatRng) -> usize {
+    /// The card the first deciding rule chooses and that rule's index in `rules`.
+    fn interpret(
+        &self,
+        rules: &[CompiledRule],
+        v: &SeatView<'_>,
+        rng: &mut SeatRng,
+    ) -> (usize, usize) {
         let n = v.hand.len().min(5);
         let mut feats = [0u32; 5];
         for (f, &c) in feats.iter_mut().zip(v.hand) {
             *f = features(c, v, self.memory);
         }
         let feats = &feats[..n];
-        for r in rules {
+        for (k, r) in rules.iter().enumerate() {
             if !r.rule.when.holds(v, feats) {
                 continue;
             }
             let filter = r.rule.filter;
             if r.rule.order == Order::Random {
-                let k = feats.iter().filter(|&&f| filter.admits(f)).count() as u32;
-                if k == 0 {
+                let n_ok = feats.iter().filter(|&&f| filter.admits(f)).count() as u32;
+                if n_ok == 0 {
                     continue;
                 }
-                let pick = rng.below(k) as usize;
-                return feats
+                let pick = rng.below(n_ok) as usize;
+                let i = feats
                     .iter()
                     .enumerate()
                     .filter(|(_, f)| filter.admits(**f))
                     .nth(pick)
                     .map_or(0, |(i, _)| i);
+                return (i, k);
             }
             let mut best = u32::MAX;
             for (i, (&f, &c)) in feats.iter().zip(v.hand).enumerate() {
@@ -238,10 +278,10 @@ impl RuleProgram {
                 }
             }
             if best != u32::MAX {
-                return (best & 7) as usize;
+                return ((best & 7) as usize, k);
             }
         }
-        0 // unreachable: the last rule is a catch-all over a non-empty hand
+        (0, rules.len() - 1) // unreachable: the last rule is a catch-all over a non-empty hand
     }
 }
 
@@ -338,7 +378,7 @@ mod tests {
                     } else {
                         &p.lead
                     };
-                    let want = p.interpret(list, &v, &mut r);
+                    let want = p.interpret(list, &v, &mut r).0;
                     assert_eq!(p.choose(&v, &mut r), want, "{v:?}\n{p}");
                 }
             }

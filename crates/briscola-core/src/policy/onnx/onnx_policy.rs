@@ -76,11 +76,30 @@ impl OnnxPolicy {
     pub fn explain(&self, v: &SeatView<'_>, rng: &mut SeatRng) -> Explanation {
         let scores = self.scores(v);
         let (index, p) = self.decide(v, &scores, rng);
+        let enc = self.encoding();
+        let logits: Vec<f64> = v
+            .hand
+            .iter()
+            .map(|&c| f64::from(scores[enc.net_id(c)]))
+            .collect();
+        let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let weights: Vec<f64> = logits.iter().map(|&l| (l - top).exp()).collect();
+        let total: f64 = weights.iter().sum();
+        let each: Vec<String> = v
+            .hand
+            .iter()
+            .zip(&weights)
+            .map(|(c, w)| format!("{c} {:.2}", if total > 0.0 { w / total } else { 0.0 }))
+            .collect();
         Explanation {
             index,
             card: v.hand[index],
             rule: None,
-            because: format!("network {}, p={p:.2}", self.sampling.as_str()),
+            because: format!(
+                "network {}, p={p:.2}; softmax over the hand: {}",
+                self.sampling.as_str(),
+                each.join(", ")
+            ),
         }
     }
 }

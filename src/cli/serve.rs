@@ -1,0 +1,82 @@
+//! `serve`: the web table on loopback (or `--addr`), seating the study file's policies and the
+//! built-in ones; prints the URL and serves until interrupted.
+//!
+//! Invariant: the arguments (the address, the study file, the records directory) are checked
+//! before the server starts; a bad one is exit 2 with a sentence.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use briscola::pipeline::config::Config;
+use briscola::policy::{BUILTIN_KINDS, PolicySpec, TieBreak};
+use briscola::serve::{PolicyChoice, ServeOptions, serve as run_server};
+
+use super::error::{CliError, Exit};
+
+/// `serve`
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Where to listen (loopback by default; `0.0.0.0:8080` opens it to the network).
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// The study file whose policies the table offers (the built-ins are always offered).
+    #[arg(long, value_name = "FILE", default_value = "pipeline.toml")]
+    pub config: PathBuf,
+    /// Where finished games' records are saved (they replay with `briscola replay --record`).
+    #[arg(long, value_name = "DIR", default_value = "briscola-games")]
+    pub records: PathBuf,
+    /// Threads answering requests.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+}
+
+/// The policies offered: the built-ins, then the study file's (when it exists).
+fn offered(config: &std::path::Path) -> Result<BTreeMap<String, PolicySpec>, CliError> {
+    let mut out = BTreeMap::new();
+    for k in BUILTIN_KINDS {
+        let p = PolicySpec::paper(k, TieBreak::AsReleased);
+        out.insert(p.name.clone(), p);
+    }
+    if config.exists() {
+        let cfg = Config::load(config)?;
+        for name in cfg.policies.keys() {
+            out.insert(name.clone(), cfg.policy_spec(name, None));
+        }
+    }
+    Ok(out)
+}
+
+/// Run `serve`.
+pub fn serve(a: ServeArgs) -> Result<Exit, CliError> {
+    let specs = offered(&a.config)?;
+    let list: Vec<(String, String)> = specs
+        .values()
+        .map(|p| (p.name.clone(), p.kind.as_str().to_string()))
+        .collect();
+    let names: Vec<String> = specs.keys().cloned().collect();
+    let policies = PolicyChoice {
+        offered: list,
+        resolve: Box::new(move |name| {
+            specs
+                .get(name)
+                .cloned()
+                .ok_or_else(|| format!("no such policy; the table offers {}", names.join(", ")))
+        }),
+    };
+    let opts = ServeOptions {
+        addr: a.addr.clone(),
+        records: a.records.clone(),
+        threads: usize::from(a.threads),
+        policies,
+    };
+    run_server(opts, |url| {
+        println!(
+            "briscola table: {url}  (records in {}; Ctrl-C stops)",
+            a.records.display()
+        );
+    })
+    .map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok(Exit::Ok)
+}
