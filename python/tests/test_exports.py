@@ -60,6 +60,13 @@ power_n = 110000
 
 [regress]
 reference_policy = "greedy"
+confidence = 0.95
+
+[plot]
+min_games_per_bin = 5
+
+[render]
+formats = ["md"]
 """
 
 

@@ -6,7 +6,7 @@
 //! the record path) before the first card is shown; bad input exits 2 with a sentence.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use briscola::game::{Rules, RulesSpec, SeatRng};
 use briscola::policy::{FollowReading, PolicyKind, PolicySpec, TablePolicy, TieBreak};
@@ -140,7 +140,7 @@ fn prepare(a: &PlayArgs) -> Result<Table, Exit> {
 }
 
 /// Save the record of a finished game; prints where.
-fn save(t: &Table, game: &TableGameDone, path: &PathBuf) -> Result<(), Exit> {
+fn save(t: &Table, game: &TableGameDone, path: &Path) -> Result<(), Exit> {
     let rules = &t.rules;
     let seats = t
         .specs

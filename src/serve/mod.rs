@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use api::{MAX_BODY, Reply};
-pub use sessions::{PolicyChoice, Sessions};
+pub use sessions::{PolicyChoice, Resolver, Sessions};
 
 /// What `serve` needs from its caller.
 pub struct ServeOptions {

@@ -23,12 +23,15 @@ use crate::tournament::table_seat_key;
 /// The most sessions kept; beyond it the least recently used is dropped.
 const MAX_SESSIONS: usize = 10_000;
 
+/// Resolve a policy name to its spec, or say what is valid.
+pub type Resolver = Box<dyn Fn(&str) -> Result<PolicySpec, String> + Send + Sync>;
+
 /// The policies a page may choose, and how a name resolves.
 pub struct PolicyChoice {
     /// Name and kind of each policy offered, in order.
     pub offered: Vec<(String, String)>,
     /// Resolve a name to its spec, or say what is valid.
-    pub resolve: Box<dyn Fn(&str) -> Result<PolicySpec, String> + Send + Sync>,
+    pub resolve: Resolver,
 }
 
 /// What a new game asks for.
