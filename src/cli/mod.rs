@@ -187,6 +187,10 @@ pub struct RunArgs {
     /// Where jobs execute; overrides `[executor] kind` of the config.
     #[arg(long, value_enum, value_name = "KIND")]
     pub executor: Option<ExecutorArg>,
+    /// Local jobs run at once (default: the machine's cores); the outputs and the lock are the
+    /// same for any number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
 }
 
 /// `status`
@@ -329,7 +333,11 @@ fn cmd_run(a: RunArgs) -> Result<Exit, CliError> {
         )?;
         runner.run_on(&jobs, &opts, &mut slurm, &mut Printer)?
     } else {
-        runner.run(&jobs, &opts, &mut Printer)?
+        let n = a.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        );
+        runner.run_jobs(&jobs, &opts, n, &mut Printer)?
     };
     if a.dry_run {
         print_notes(&report);

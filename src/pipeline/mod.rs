@@ -33,6 +33,7 @@ pub mod league_config;
 pub mod local_executor;
 pub mod lock_file;
 pub mod lock_holders;
+pub mod parallel_executor;
 pub mod params_diff;
 pub mod plan;
 pub mod publisher;

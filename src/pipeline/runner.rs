@@ -461,6 +461,25 @@ impl Runner {
         self.run_on(plan, opts, &mut LocalExecutor::new(), observer)
     }
 
+    /// Run `plan` with the local executor, up to `jobs` jobs at once (1: one at a time, in plan
+    /// order). The outputs and the lock are the same for any `jobs`.
+    pub fn run_jobs(
+        &self,
+        plan: &[Job],
+        opts: &RunOptions,
+        jobs: usize,
+        observer: &mut dyn RunObserver,
+    ) -> Result<RunReport, RunError> {
+        if jobs <= 1 || opts.dry_run {
+            return self.run(plan, opts, observer);
+        }
+        std::thread::scope(|s| {
+            let mut ex =
+                super::parallel_executor::ParallelExecutor::new(s, plan, self.layout.clone(), jobs);
+            self.run_on(plan, opts, &mut ex, observer)
+        })
+    }
+
     /// Run `plan`: decide each job whose deps are settled, hand the ones that must run to
     /// `executor`, and finish each (publish, record, lock entry) as it completes.
     pub fn run_on(

@@ -55,6 +55,24 @@ pub enum ServeError {
     },
 }
 
+/// Connections a burst may queue before the server accepts them (std's listener queues 128, so
+/// 200 clients connecting at once saw SYN retries: a 1 s tail).
+const BACKLOG: i32 = 1024;
+
+/// A listening socket on `addr` (its first address) with [`BACKLOG`].
+fn listen(addr: &str) -> std::io::Result<std::net::TcpListener> {
+    use socket2::{Domain, Socket, Type};
+    use std::net::ToSocketAddrs;
+    let a = addr.to_socket_addrs()?.next().ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address to listen on")
+    })?;
+    let sock = Socket::new(Domain::for_address(a), Type::STREAM, None)?;
+    sock.set_reuse_address(true)?;
+    sock.bind(&a.into())?;
+    sock.listen(BACKLOG)?;
+    Ok(sock.into())
+}
+
 /// Listen on `opts.addr`, call `ready` with the page's URL, and answer requests until the
 /// process ends.
 pub fn serve(opts: ServeOptions, ready: impl FnOnce(&str)) -> Result<(), ServeError> {
@@ -62,10 +80,13 @@ pub fn serve(opts: ServeOptions, ready: impl FnOnce(&str)) -> Result<(), ServeEr
         path: opts.records.clone(),
         message: e.to_string(),
     })?;
-    let server = tiny_http::Server::http(&opts.addr).map_err(|e| ServeError::Bind {
+    let bind_err = |message: String| ServeError::Bind {
         addr: opts.addr.clone(),
-        message: e.to_string(),
-    })?;
+        message,
+    };
+    let listener = listen(&opts.addr).map_err(|e| bind_err(e.to_string()))?;
+    let server =
+        tiny_http::Server::from_listener(listener, None).map_err(|e| bind_err(e.to_string()))?;
     let url = match server.server_addr().to_ip() {
         Some(a) => format!("http://{a}/"),
         None => format!("http://{}/", opts.addr),

@@ -21,6 +21,7 @@ mod keyed_engine;
 mod league;
 mod onnx_policy;
 mod paper_study;
+mod parallel_jobs;
 mod pipeline_cache;
 mod play_replay;
 mod policy_lang;
