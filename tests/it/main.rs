@@ -27,6 +27,7 @@ mod policy_lang;
 mod random_policy;
 mod replay_paper;
 mod report_browser;
+mod report_layout;
 mod rules_league;
 mod slurm;
 mod solve_search;
