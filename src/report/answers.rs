@@ -290,7 +290,7 @@ fn team(v: &VariantsView) -> Option<Answer> {
         "§6",
         &format!("Is {}'s edge larger with partners?", t0.reference),
         format!(
-            "{head}: its mean edge is {} against {} in {}.",
+            "{head}: its mean edge is {} against {} in the two-player study {}.",
             edges.join(", "),
             fixed(d0.two_player_edge, 4),
             d0.two_player
@@ -316,7 +316,7 @@ fn trump_value(v: &VariantsView) -> Option<Answer> {
         "§6",
         "Is a trump worth more with partners?",
         format!(
-            "{head}: the odds ratio per +1 of Δ is {} times {}'s.",
+            "{head}: the odds ratio per +1 of Δ is {} times that of the two-player study {}.",
             ratios.join(", "),
             first.reference
         ),

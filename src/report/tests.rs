@@ -215,6 +215,10 @@ fn the_answers_come_first_and_every_link_has_its_target() {
             a.answer
         );
     }
+    // the findings stay in both reports
+    assert!(!ctx.findings.is_empty());
+    assert!(html.contains("id=\"findings\""));
+    assert!(md.contains("## What the paper gets wrong or leaves unsaid"));
     // one verdict line per scored study, the verb agreeing with its count
     assert_eq!(
         ctx.answers.verdicts.len(),

@@ -561,8 +561,15 @@ fn the_readmes_worked_examples_load() {
         let o = briscola(&["policies", name], dir.path());
         assert_exit(&o, 0);
         let out = stdout(&o);
-        assert!(out.contains("lead 1: ") && out.contains("follow 1: "), "{name}: {out}");
+        assert!(
+            out.contains("lead 1: ") && out.contains("follow 1: "),
+            "{name}: {out}"
+        );
         // the first example is recognised as the built-in it respells
-        assert_eq!(out.contains("built-in hoarder"), *name == "my-hoarder", "{name}: {out}");
+        assert_eq!(
+            out.contains("built-in hoarder"),
+            *name == "my-hoarder",
+            "{name}: {out}"
+        );
     }
 }
