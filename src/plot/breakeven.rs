@@ -10,6 +10,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, palette};
+use super::extent::fitted_size;
 use super::layout::matchup_label;
 use super::legend::{Legend, Swatch};
 use super::number::fixed;
@@ -122,8 +123,12 @@ impl Figure for BreakEvenChart<'_> {
                 String::new()
             }
         };
-        root.draw(&Text::new(self.title(), (16, 10), bold(15)))
-            .msg()?;
+        root.draw(&Text::new(
+            self.title(),
+            (16, 10),
+            bold(fitted_size(&self.title(), 15, self.size().0 - 32, true)),
+        ))
+        .msg()?;
         self.legend().draw(root, (16, 42))?;
         let x_axis = self.x_axis();
         let (x0, x1) = (x_axis.range().start, x_axis.range().end);

@@ -13,6 +13,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, palette};
+use super::extent::fitted_size;
 use super::font::FAMILY;
 use super::layout::{matchup_label, policy_names};
 use super::legend::{Legend, Swatch};
@@ -51,6 +52,17 @@ impl<'a> Figure2<'a> {
             .find(|p| p.g1_policy == g1 && p.g2_policy == g2)
             .map(|p| p.bins.iter().filter(|b| b.kept).collect())
             .unwrap_or_default()
+    }
+
+    /// The panel's non-tied games, every bin (kept or not): the n it states.
+    pub fn games(&self, g1: &str, g2: &str) -> u64 {
+        self.study
+            .figure2
+            .iter()
+            .filter(|p| p.g1_policy == g1 && p.g2_policy == g2)
+            .flat_map(|p| &p.bins)
+            .map(|b| b.n)
+            .sum()
     }
 
     fn all_kept(&self) -> impl Iterator<Item = &'a Figure2Bin> {
@@ -111,8 +123,12 @@ impl Figure for Figure2<'_> {
 
     fn draw<DB: Canvas>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
         let (w, h) = self.size();
-        root.draw(&Text::new(self.title(), (LEFT as i32, 10), bold(15)))
-            .msg()?;
+        root.draw(&Text::new(
+            self.title(),
+            (LEFT as i32, 10),
+            bold(fitted_size(&self.title(), 15, w - LEFT - RIGHT, true)),
+        ))
+        .msg()?;
         legend().draw(root, (LEFT as i32, 40))?;
         let x_label = "Δ_{briscola} = B_{G1} − B_{G2}";
         root.draw(&Text::new(
@@ -139,7 +155,13 @@ impl Figure for Figure2<'_> {
         for (i, g1) in self.names.iter().enumerate() {
             for (j, g2) in self.names.iter().enumerate() {
                 let bins = self.kept_bins(g1, g2);
-                draw_panel(&panels[i * k + j], g1, g2, &bins, &axes)?;
+                draw_panel(
+                    &panels[i * k + j],
+                    (g1.as_str(), g2.as_str()),
+                    self.games(g1, g2),
+                    &bins,
+                    &axes,
+                )?;
             }
         }
         Ok(())
@@ -160,10 +182,16 @@ pub fn legend() -> Legend {
     ])
 }
 
+/// The panel's n, in its plotting area's lower right corner (where a rate rising with Δ leaves
+/// room).
+pub fn n_label(n: u64) -> String {
+    format!("n = {}", grouped(n))
+}
+
 fn draw_panel<DB: Canvas>(
     area: &DrawingArea<DB, Shift>,
-    g1: &str,
-    g2: &str,
+    (g1, g2): (&str, &str),
+    games: u64,
     bins: &[&Figure2Bin],
     (x_axis, y_axis): &(Ticks, Ticks),
 ) -> DrawResult {
@@ -184,6 +212,17 @@ fn draw_panel<DB: Canvas>(
         .label_style(font(12))
         .draw()
         .msg()?;
+    let plot = chart.plotting_area().strip_coord_spec();
+    let (pw, ph) = plot.dim_in_pixel();
+    plot.draw(&Text::new(
+        n_label(games),
+        (pw as i32 - 4, ph as i32 - 4),
+        (FAMILY, 11)
+            .into_font()
+            .color(&palette::GUIDE)
+            .pos(Pos::new(HPos::Right, VPos::Bottom)),
+    ))
+    .msg()?;
     let guide = palette::GUIDE.stroke_width(1);
     let (x0, x1) = (x_axis.range().start, x_axis.range().end);
     let (y0, y1) = (y_axis.range().start, y_axis.range().end);

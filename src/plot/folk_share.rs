@@ -9,6 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, palette};
+use super::extent::fitted_size;
 use super::layout::matchup_label;
 use super::number::grouped;
 use super::ticks::Ticks;
@@ -100,7 +101,10 @@ impl Figure for FolkShare<'_> {
             }
         };
         let mut chart = ChartBuilder::on(root)
-            .caption(self.title(), bold(15))
+            .caption(
+                self.title(),
+                bold(fitted_size(&self.title(), 15, self.size().0 - 24, true)),
+            )
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(230)

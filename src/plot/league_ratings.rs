@@ -72,7 +72,15 @@ impl Figure for LeagueRatings<'_> {
         };
         let level = (self.league.settings.confidence * 100.0).round();
         let mut chart = ChartBuilder::on(root)
-            .caption(self.title(), bold(14))
+            .caption(
+                self.title(),
+                bold(super::extent::fitted_size(
+                    &self.title(),
+                    14,
+                    WIDTH - 24,
+                    true,
+                )),
+            )
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(150)
@@ -84,7 +92,7 @@ impl Figure for LeagueRatings<'_> {
             .bold_line_style(palette::GUIDE.mix(0.15))
             .light_line_style(TRANSPARENT)
             .x_desc(format!("rating, Elo scale (Wald {level}% interval)"))
-            .x_label_formatter(&|v| format!("{v:.0}"))
+            .x_label_formatter(&|v| super::number::fixed(*v, 0))
             .y_label_formatter(&label_of)
             .label_style(font(12))
             .axis_desc_style(font(12))

@@ -26,6 +26,9 @@ pub struct SvgCanvas<'a> {
     body: &'a mut String,
     open_groups: usize,
     finished: bool,
+    /// Consecutive open paths of one stroke, merged into one `<path>` (a dashed guide is a
+    /// hundred two-point paths): its stroke attributes and its `d` so far.
+    pending: Option<(String, String)>,
 }
 
 impl<'a> SvgCanvas<'a> {
@@ -44,6 +47,14 @@ impl<'a> SvgCanvas<'a> {
             body: target,
             open_groups: 0,
             finished: false,
+            pending: None,
+        }
+    }
+
+    /// Write the merged paths, if any: every other element is drawn after them.
+    fn flush(&mut self) {
+        if let Some((stroke, d)) = self.pending.take() {
+            let _ = writeln!(self.body, "<path fill=\"none\"{stroke} d=\"{d}\"/>");
         }
     }
 
@@ -101,6 +112,7 @@ pub fn escape_into(out: &mut String, text: &str) {
 
 impl Canvas for SvgCanvas<'_> {
     fn begin_tip(&mut self, title: &str) {
+        self.flush();
         self.body.push_str("<g><title>");
         escape_into(self.body, title);
         self.body.push_str("</title>\n");
@@ -108,6 +120,7 @@ impl Canvas for SvgCanvas<'_> {
     }
 
     fn end_tip(&mut self) {
+        self.flush();
         if self.open_groups > 0 {
             self.body.push_str("</g>\n");
             self.open_groups -= 1;
@@ -129,6 +142,7 @@ impl DrawingBackend for SvgCanvas<'_> {
     }
 
     fn present(&mut self) -> R {
+        self.flush();
         if !self.finished {
             while self.open_groups > 0 {
                 self.end_tip();
@@ -140,6 +154,7 @@ impl DrawingBackend for SvgCanvas<'_> {
     }
 
     fn draw_pixel(&mut self, p: BackendCoord, color: BackendColor) -> R {
+        self.flush();
         if color.alpha > 0.0 {
             let _ = write!(
                 self.body,
@@ -153,6 +168,7 @@ impl DrawingBackend for SvgCanvas<'_> {
     }
 
     fn draw_line<S: BackendStyle>(&mut self, from: BackendCoord, to: BackendCoord, s: &S) -> R {
+        self.flush();
         if s.color().alpha > 0.0 {
             let _ = write!(
                 self.body,
@@ -176,6 +192,7 @@ impl DrawingBackend for SvgCanvas<'_> {
         s: &S,
         fill: bool,
     ) -> R {
+        self.flush();
         if s.color().alpha > 0.0 {
             let _ = write!(
                 self.body,
@@ -197,11 +214,21 @@ impl DrawingBackend for SvgCanvas<'_> {
         s: &S,
     ) -> R {
         if s.color().alpha > 0.0 {
-            self.body.push_str("<polyline fill=\"none\"");
+            let mut stroke = String::new();
+            std::mem::swap(self.body, &mut stroke);
             let _ = write!(self.body, " stroke-width=\"{}\"", s.stroke_width());
             self.paint(s.color(), "stroke");
-            self.points(path);
-            self.body.push_str("/>\n");
+            std::mem::swap(self.body, &mut stroke);
+            if self.pending.as_ref().is_some_and(|p| p.0 != stroke) {
+                self.flush();
+            }
+            let d = &mut self
+                .pending
+                .get_or_insert_with(|| (stroke, String::new()))
+                .1;
+            for (i, (x, y)) in path.into_iter().enumerate() {
+                let _ = write!(d, "{}{x} {y}", if i == 0 { "M" } else { "L" });
+            }
         }
         Ok(())
     }
@@ -213,6 +240,7 @@ impl DrawingBackend for SvgCanvas<'_> {
         s: &S,
         fill: bool,
     ) -> R {
+        self.flush();
         if s.color().alpha > 0.0 {
             let _ = write!(
                 self.body,
@@ -230,6 +258,7 @@ impl DrawingBackend for SvgCanvas<'_> {
         vert: I,
         s: &S,
     ) -> R {
+        self.flush();
         if s.color().alpha > 0.0 {
             self.body.push_str("<polygon");
             self.paint(s.color(), "fill");
@@ -245,6 +274,7 @@ impl DrawingBackend for SvgCanvas<'_> {
         style: &TStyle,
         pos: BackendCoord,
     ) -> R {
+        self.flush();
         let color = style.color();
         if color.alpha == 0.0 || text.is_empty() {
             return Ok(());

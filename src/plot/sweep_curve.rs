@@ -11,6 +11,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::canvas::{Canvas, DrawResult, Figure, OrMessage, bold, font, palette};
+use super::extent::fitted_size;
+use super::number::fixed;
 use super::ticks::Ticks;
 use crate::results::sweep::{SeatRate, SweepCell, SweepResults};
 
@@ -49,9 +51,15 @@ fn evenly_spaced(v: &[f64]) -> bool {
         .all(|w| ((w[1] - w[0]) - step).abs() <= 1e-9 * step.abs().max(1.0))
 }
 
-/// The text of a grid value on the axis (rounded to 1e-9, so 0.1 * 3 prints as 0.3).
+/// The text of a grid value on the axis (rounded to 1e-9, so 0.1 * 3 prints as 0.3), with a
+/// Unicode minus.
 fn value_text(v: f64) -> String {
-    format!("{}", (v * 1e9).round() / 1e9)
+    let s = format!("{}", (v * 1e9).round() / 1e9);
+    match s.strip_prefix('-') {
+        Some(rest) if rest != "0" => format!("−{rest}"),
+        Some(rest) => rest.to_string(),
+        None => s,
+    }
 }
 
 impl Figure for SweepFigure<'_> {
@@ -67,8 +75,9 @@ impl Figure for SweepFigure<'_> {
 
     fn draw<DB: Canvas>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
         let s = self.sweep;
-        root.draw(&Text::new(self.title(), (16, 10), bold(14)))
-            .msg()?;
+        let title = self.title();
+        let size = fitted_size(&title, 14, PANEL.0 - 32, true);
+        root.draw(&Text::new(title, (16, 10), bold(size))).msg()?;
         let legend = [
             (palette::OURS, "in seat G1"),
             (palette::SECOND, "in seat G2"),
@@ -168,7 +177,7 @@ fn draw_panel<DB: DrawingBackend>(
         .x_desc(s.parameter.clone())
         .y_desc("win rate (non-tied games)")
         .x_label_formatter(&label_of)
-        .y_label_formatter(&|v| format!("{v:.2}"))
+        .y_label_formatter(&|v| fixed(*v, 2))
         .label_style(font(11))
         .axis_desc_style(font(12))
         .draw()

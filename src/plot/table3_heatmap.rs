@@ -10,6 +10,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, palette};
+use super::extent::fitted_size;
 use super::layout::policy_names;
 use super::number::grouped;
 use super::ticks::Ticks;
@@ -150,8 +151,17 @@ impl Figure for Table3Heatmap<'_> {
 
     fn draw<DB: Canvas>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
         let centre = Pos::new(HPos::Center, VPos::Center);
-        root.draw(&Text::new(self.title(), (MARGIN as i32, 10), bold(15)))
-            .msg()?;
+        root.draw(&Text::new(
+            self.title(),
+            (MARGIN as i32, 10),
+            bold(fitted_size(
+                &self.title(),
+                15,
+                self.size().0 - 2 * MARGIN,
+                true,
+            )),
+        ))
+        .msg()?;
         self.draw_colour_bar(root)?;
         root.draw(&Text::new(
             "G2's policy →",

@@ -10,6 +10,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::canvas::{Canvas, DrawResult, Figure, OrMessage, Tip, bold, font, palette};
+use super::extent::fitted_size;
 use super::legend::{Legend, Swatch};
 use super::number::grouped;
 use super::ticks::Ticks;
@@ -94,8 +95,12 @@ impl Figure for Table5Bars<'_> {
     }
 
     fn draw<DB: Canvas>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
-        root.draw(&Text::new(self.title(), (16, 10), bold(15)))
-            .msg()?;
+        root.draw(&Text::new(
+            self.title(),
+            (16, 10),
+            bold(fitted_size(&self.title(), 15, self.size().0 - 32, true)),
+        ))
+        .msg()?;
         self.legend().draw(root, (16, 42))?;
         let body = root.margin(TOP, 0, 0, 0);
         let (left, right) = body.split_horizontally(self.panel_width() + 10);

@@ -309,3 +309,36 @@ fn escape(s: &str) -> String {
     svg_escape(&mut out, s);
     out
 }
+
+#[test]
+fn no_figure_text_leaves_its_canvas() {
+    // Long study names stretch every title; the fitted title sizes keep them on the canvas.
+    let mut results = fixture::results(&["greedy", "hoarder", "counter"]);
+    for s in &mut results.studies {
+        s.name = format!("{}-with-a-long-name", s.name);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let files = write_figures(&results, &[], dir.path()).unwrap();
+    assert!(files.len() >= 5);
+    for f in &files {
+        let svg = std::fs::read_to_string(f.svg_path(dir.path())).unwrap();
+        let outside = text_outside(&svg);
+        assert!(outside.is_empty(), "{}: {outside:?}", f.svg);
+    }
+}
+
+#[test]
+fn every_figure2_panel_states_its_n() {
+    let names = ["greedy", "hoarder", "counter"];
+    let results = fixture::results(&names);
+    let study = &results.studies[0];
+    let fig = Figure2::new(study);
+    let svg = render_svg(&fig, "paper/figure2").unwrap();
+    let texts = texts(&svg);
+    for (g1, g2) in matchups(&names.map(String::from)) {
+        let n = fig.games(&g1, &g2);
+        assert!(n > 0);
+        let label = figure2::n_label(n);
+        assert!(texts.contains(&label), "{g1} vs {g2}: no {label:?}");
+    }
+}

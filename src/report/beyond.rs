@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::format::{pct, pval, signed, thousands};
+use super::format::{fixed, pval, signed, thousands};
 use crate::results::sweep::{BaselineDiff, SweepCell, SweepResults};
 
 /// One sweep's answer against one opponent.
@@ -22,6 +22,9 @@ pub struct SweepAnswer {
     pub best: Option<f64>,
     /// The answer in one sentence.
     pub sentence: String,
+    /// The answer in one short clause, for the report's Answers block: which values beat the
+    /// opponent (or that none does) and the best point's pooled rate with its interval.
+    pub short: String,
     /// How every point compares with the sweep's baseline point on the same deals, in one
     /// sentence ("" when the sweep has no baseline).
     pub vs_baseline: String,
@@ -49,7 +52,12 @@ pub struct SweepView {
 
 /// `v` as a grid value is printed (rounded to 1e-9: `0.1 * 3` prints as `0.3`).
 fn value_text(v: f64) -> String {
-    format!("{}", (v * 1e9).round() / 1e9)
+    let s = format!("{}", (v * 1e9).round() / 1e9);
+    match s.strip_prefix('-') {
+        Some(rest) if rest != "0" => format!("−{rest}"),
+        Some(rest) => rest.to_string(),
+        None => s,
+    }
 }
 
 fn list(param: &str, values: &[f64]) -> String {
@@ -60,9 +68,9 @@ fn list(param: &str, values: &[f64]) -> String {
 fn rate_text(c: &SweepCell) -> String {
     format!(
         "{} [{}, {}]",
-        pct(c.both.rate, 1),
-        pct(c.both.lo, 1),
-        pct(c.both.hi, 1)
+        fixed(c.both.rate, 3),
+        fixed(c.both.lo, 3),
+        fixed(c.both.hi, 3)
     )
 }
 
@@ -114,26 +122,57 @@ fn answer(s: &SweepResults, noun: &str, opponent: &str) -> SweepAnswer {
         )
     };
     let sentence = format!("{verdict}{shape}{losers}.");
+    let short = short_answer(s, noun, opponent, &beating, best);
     SweepAnswer {
         opponent: opponent.to_string(),
         beating,
         losing,
         best: best.map(|b| b.value),
         sentence,
+        short,
         vs_baseline: s
             .baseline
             .map_or(String::new(), |b| baseline_sentence(s, opponent, b)),
     }
 }
 
-/// A mean score difference and its interval, in percentage points: `−1.12 [−1.60, −0.64]`
-/// (two decimals, so an interval that excludes 0 never prints a bound of 0).
+/// The short answer (see [`SweepAnswer::short`]).
+fn short_answer(
+    s: &SweepResults,
+    noun: &str,
+    opponent: &str,
+    beating: &[f64],
+    best: Option<&SweepCell>,
+) -> String {
+    let p = &s.parameter;
+    let head = if beating.is_empty() {
+        format!("no {noun} beats {opponent}")
+    } else {
+        format!(
+            "{} beat{} {opponent}",
+            list(p, beating),
+            if beating.len() == 1 { "s" } else { "" }
+        )
+    };
+    match best {
+        Some(b) => format!(
+            "{head} (Holm), best {p} = {}: {}",
+            value_text(b.value),
+            rate_text(b)
+        ),
+        None => head,
+    }
+}
+
+/// A mean score difference and its interval, as a difference of proportions (the report's
+/// one format for rates): `−0.0112 [−0.0160, −0.0064]` (four decimals, so an interval that
+/// excludes 0 never prints a bound of 0).
 fn diff_text(d: &BaselineDiff) -> String {
     format!(
         "{} [{}, {}]",
-        signed(100.0 * d.mean, 2),
-        signed(100.0 * d.lo, 2),
-        signed(100.0 * d.hi, 2)
+        signed(d.mean, 4),
+        signed(d.lo, 4),
+        signed(d.hi, 4)
     )
 }
 
@@ -173,7 +212,7 @@ fn baseline_sentence(s: &SweepResults, opponent: &str, b: f64) -> String {
         .min_by(|x, y| (x.0.value - b).abs().total_cmp(&(y.0.value - b).abs()))
         .map(|(c, d)| {
             format!(
-                "; at {p} = {} the difference is {} percentage points",
+                "; at {p} = {} the difference in mean score is {}",
                 value_text(c.value),
                 diff_text(d)
             )
@@ -286,7 +325,7 @@ mod tests {
         );
         assert!(
             a.sentence
-                .contains("highest at k = 1 with 51.0% [48.0%, 54.0%]"),
+                .contains("highest at k = 1 with 0.510 [0.480, 0.540]"),
             "{}",
             a.sentence
         );

@@ -67,7 +67,7 @@ pub struct Conclusions {
     pub undecided: Vec<Undecided>,
     /// A strict order where each policy beats every later one in both seats, if one exists.
     pub chain: Option<Vec<String>>,
-    /// The chain as text, e.g. `greedy ≻ hoarder ≻ counter`, or a sentence saying there is none.
+    /// The chain as text, e.g. `greedy ≻ hoarder ≻ counter`, or `none (a and b split by seat)`.
     pub chain_text: String,
     /// Every dominance in the chain is significant.
     pub chain_significant: bool,
@@ -174,7 +174,10 @@ impl Conclusions {
         let chain = is_chain.then(|| order.clone());
         let chain_text = match &chain {
             Some(c) => c.join(" ≻ "),
-            None => "no strict dominance chain: some pair of policies splits by seat".to_string(),
+            None => match undecided.first() {
+                Some(u) => format!("none ({} and {} split by seat)", u.a, u.b),
+                None => "none (the pairwise winners form a cycle)".to_string(),
+            },
         };
         let chain_significant = is_chain && dominance.iter().all(|d| d.significant);
         let reference = study.table4.reference_policy.clone();

@@ -110,6 +110,8 @@ pub struct ReportContext {
     pub sweeps: Vec<super::beyond::SweepView>,
     /// Every league, in configuration order.
     pub leagues: Vec<super::league_view::LeagueView>,
+    /// The first screen: every question in one computed line, and the scored verdicts.
+    pub answers: super::answers::Answers,
 }
 
 fn view(
@@ -239,6 +241,18 @@ impl ReportContext {
                     .collect(),
             })
             .collect();
+        let variants = super::variants::VariantsView::of(results);
+        let sweeps: Vec<super::beyond::SweepView> = results
+            .sweeps
+            .iter()
+            .map(super::beyond::sweep_view)
+            .collect();
+        let leagues: Vec<super::league_view::LeagueView> = results
+            .leagues
+            .iter()
+            .map(super::league_view::LeagueView::new)
+            .collect();
+        let answers = super::answers::Answers::of(&studies, &sweeps, &variants, &leagues);
         Ok(ReportContext {
             title: title.to_string(),
             findings: all_findings,
@@ -248,17 +262,10 @@ impl ReportContext {
             comparison,
             provenance,
             min_games_per_bin,
-            variants: super::variants::VariantsView::of(results),
-            sweeps: results
-                .sweeps
-                .iter()
-                .map(super::beyond::sweep_view)
-                .collect(),
-            leagues: results
-                .leagues
-                .iter()
-                .map(super::league_view::LeagueView::new)
-                .collect(),
+            variants,
+            sweeps,
+            leagues,
+            answers,
         })
     }
 }

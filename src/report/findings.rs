@@ -79,9 +79,9 @@ fn tie_break(results: &Results, cards: &[Scorecard], published: &Published) -> O
         title: "The tie-break the prose describes is not the one that produced the tables".into(),
         paper_says: "§2 defines every policy's choice by the comparator c ≺ c′ (fewer points, then WEAKER rank first) and says greedy leads the ≺-minimal card.".into(),
         we_find: format!(
-            "The released code breaks equal-point ties the other way (stronger first, or hand order). Replaying the paper's deals with the released rule reproduces {ok_main} of {n_main} comparable published figures (exactly or at the printed precision); with the rule as written (study “{}”) only {ok_var} of {n_var} do. Table 3 moves by up to {} percentage points. The published tables therefore come from the code, not from the definitions in the text.",
+            "The released code breaks equal-point ties the other way (stronger first, or hand order). Replaying the paper's deals with the released rule reproduces {ok_main} of {n_main} comparable published figures (exactly or at the printed precision); with the rule as written (study “{}”) only {ok_var} of {n_var} do. Table 3 moves by up to {} (a difference of proportions). The published tables therefore come from the code, not from the definitions in the text.",
             variant.name,
-            fixed(100.0 * max_move, 2)
+            fixed(max_move, 4)
         ),
         table: Some(FindingTable {
             caption: format!(
@@ -125,7 +125,7 @@ fn tie_break_table3_rows(
             paper,
             fixed(c.rate, 4),
             fixed(v, 4),
-            format!("{} pp", signed(100.0 * d, 2)),
+            signed(d, 4),
             fixed(d / (std::f64::consts::SQRT_2 * se), 1),
         ]);
     }
@@ -146,7 +146,7 @@ fn tie_break_folk_row(
             .map_or("—".into(), |p| fixed(p, 4)),
         fixed(f.0.rate, 4),
         fixed(f.1.rate, 4),
-        format!("{} pp", signed(100.0 * (f.1.rate - f.0.rate), 2)),
+        signed(f.1.rate - f.0.rate, 4),
         String::new(),
     ]
 }

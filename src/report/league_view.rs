@@ -68,8 +68,13 @@ fn interval(e: &Estimate, d: usize) -> String {
     format!("[{}, {}]", fixed(e.lo, d), fixed(e.hi, d))
 }
 
-fn pct_interval(e: &Estimate) -> String {
-    format!("{} [{}, {}]", pct(e.value, 1), pct(e.lo, 1), pct(e.hi, 1))
+fn rate_interval(e: &Estimate) -> String {
+    format!(
+        "{} [{}, {}]",
+        fixed(e.value, 3),
+        fixed(e.lo, 3),
+        fixed(e.hi, 3)
+    )
 }
 
 fn elo(e: &Estimate) -> String {
@@ -176,7 +181,7 @@ fn standings_notes(
             continue;
         };
         out.push(format!(
-            "{} (rank {}) and {} (rank {}) are {}: {}'s share of games won exceeds {}'s by {} percentage points per deal {} (the paired difference over the same deals).",
+            "{} (rank {}) and {} (rank {}) are {}: {}'s share of games won exceeds {}'s by {} per deal {} (the paired difference over the same deals).",
             x.policy,
             x.rank,
             y.policy,
@@ -184,15 +189,8 @@ fn standings_notes(
             if separated(d) { "separated" } else { "not separated" },
             x.policy,
             y.policy,
-            signed(100.0 * d.value, 3),
-            interval(
-                &Estimate {
-                    value: 100.0 * d.value,
-                    std_error: 100.0 * d.std_error,
-                    lo: 100.0 * d.lo,
-                    hi: 100.0 * d.hi,
-                },
-                3
+            signed(d.value, 5),
+            interval(d, 5
             ),
         ));
     }
@@ -247,13 +245,13 @@ fn paradoxes(
             .collect();
         out.push((
             format!(
-                "{} outscores each opponent head to head (score per comparison {}; above 1/2 in every interval) yet {} (rank {} of {}, {} of games won): at a table of three, taking more points than each rival in most games is not the same as taking the most points at the table, which is what wins.",
+                "{} outscores each opponent head to head (score per comparison {}; above 1/2 in every interval) yet {} (rank {} of {}, a share {} of games won): at a table of three, taking more points than each rival in most games is not the same as taking the most points at the table, which is what wins.",
                 st.policy,
                 vs.join("; "),
                 place,
                 st.rank,
                 k,
-                pct(st.win_share.value, 1),
+                fixed(st.win_share.value, 3),
             ),
             format!(
                 "{} outscores each opponent head to head yet {}",
@@ -339,7 +337,7 @@ fn claims(r: &LeagueResults) -> Vec<String> {
             "is not separated from"
         };
         out.push(format!(
-            "{} {} {}: {} more points per game {} head to head, a rating gap of {}; {} wins {} of their games, {} wins {}.",
+            "{} {} {}: {} more points per game {} head to head, a rating gap of {}; {} wins a share {} of their games, {} a share {}.",
             g.agent,
             verdict,
             g.policy,
@@ -352,9 +350,9 @@ fn claims(r: &LeagueResults) -> Vec<String> {
                 hi: g.rating_gap.hi * crate::analysis::league_fit::ELO_PER_LOGIT,
             }),
             g.agent,
-            pct_interval(&g.agent_win),
+            rate_interval(&g.agent_win),
             g.policy,
-            pct_interval(&g.policy_win),
+            rate_interval(&g.policy_win),
         ));
     }
     for t in &r.anchors {
@@ -421,7 +419,7 @@ fn pairing(r: &LeagueResults) -> Option<String> {
         p.pairs.join(", "),
         fixed(p.points.paired, 1),
         fixed(p.points.independent, 1),
-        pct(p.points.reduction, 1),
+        fixed(p.points.reduction, 3),
         match p.points.efficiency {
             Some(e) => format!(
                 "the same precision as {} times as many independent deals",
@@ -431,7 +429,7 @@ fn pairing(r: &LeagueResults) -> Option<String> {
         },
         fixed(p.score.paired, 4),
         fixed(p.score.independent, 4),
-        pct(p.score.reduction, 1),
+        fixed(p.score.reduction, 3),
         range_text(r, &p.pairs),
     ))
 }
@@ -451,9 +449,9 @@ fn range_text(r: &LeagueResults, names: &[String]) -> String {
     let (lo, hi) = (&rows[0], &rows[rows.len() - 1]);
     format!(
         " Per pair, the point margin's reduction ranges from {} ({}) to {} ({}).",
-        pct(lo.0, 1),
+        fixed(lo.0, 3),
         lo.1,
-        pct(hi.0, 1),
+        fixed(hi.0, 3),
         hi.1
     )
 }

@@ -7,6 +7,7 @@
 //! Entry points: [`published::Published::load`], [`context::ReportContext::build`],
 //! [`render::render_report`].
 
+pub mod answers;
 pub mod beyond;
 pub mod conclusions;
 pub mod context;

@@ -77,6 +77,26 @@ pub struct Provenance {
     pub jobs: Vec<JobProvenance>,
     /// The command that reproduces the report.
     pub reproduce: String,
+    /// sha256 of the upstream jobs' records (see [`upstream_digest`]): the part of
+    /// `pipeline.lock` the report depends on, in one number.
+    pub upstream_sha256: String,
+}
+
+/// sha256 of one line per upstream job, in id order, `id key name=sha256 ...` (outputs in
+/// name order), each line ending in a newline: every cache key and output hash the report
+/// depends on (the lock's entries for these jobs), in one number that does not depend on the
+/// report's own bytes.
+pub fn upstream_digest(jobs: &[JobProvenance]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut text = String::new();
+    for j in jobs {
+        text.push_str(&format!("{} {}", j.id, j.key));
+        for o in &j.outputs {
+            text.push_str(&format!(" {}={}", o.name, o.sha256));
+        }
+        text.push('\n');
+    }
+    hex::encode(Sha256::digest(text.as_bytes()))
 }
 
 impl Provenance {
@@ -122,7 +142,11 @@ impl Provenance {
             })
             .collect();
         jobs.sort_by(|a, b| a.id.cmp(&b.id));
+        for j in &mut jobs {
+            j.outputs.sort_by(|a, b| a.name.cmp(&b.name));
+        }
         Provenance {
+            upstream_sha256: upstream_digest(&jobs),
             config_path: config_path.to_string(),
             config_text: config_text.to_string(),
             published_path: published_path.to_string(),

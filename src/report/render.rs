@@ -65,7 +65,9 @@ fn number_or_dash(v: &Value, f: impl Fn(f64) -> String) -> Result<String, Error>
 }
 
 /// The template environment: loader, strict undefined, escaping and the report's filters
-/// (`num`, `fix`, `pct`, `signed`, `sci`, `sig`, `short`, `pval`, `p_is`, `z`), all from [`format`].
+/// (`num`, `fix`, `signed`, `sci`, `sig`, `short`, `pval`, `p_is`, `z`), all from [`format`].
+/// There is no percentage filter: a rate or share is a proportion everywhere (`fix`), as the
+/// paper prints it, so the report never mixes 0.6295 and 62.95%.
 pub fn environment(templates_dir: &Path) -> Environment<'static> {
     let mut env = Environment::new();
     env.set_loader(minijinja::path_loader(templates_dir));
@@ -106,9 +108,6 @@ pub fn environment(templates_dir: &Path) -> Environment<'static> {
     });
     env.add_filter("fix", |v: Value, d: Option<usize>| {
         number_or_dash(&v, |x| format::fixed(x, d.unwrap_or(3)))
-    });
-    env.add_filter("pct", |v: Value, d: Option<usize>| {
-        number_or_dash(&v, |x| format::pct(x, d.unwrap_or(1)))
     });
     env.add_filter("signed", |v: Value, d: Option<usize>| {
         number_or_dash(&v, |x| format::signed(x, d.unwrap_or(3)))
@@ -254,11 +253,128 @@ pub fn with_md_toc(md: &str) -> String {
     md.replacen("<!--toc-->\n", &items, 1)
 }
 
+/// The provenance page's templates.
+pub const PROVENANCE_HTML_TEMPLATE: &str = "provenance.html.j2";
+/// See [`PROVENANCE_HTML_TEMPLATE`].
+pub const PROVENANCE_MD_TEMPLATE: &str = "provenance.md.j2";
+
+/// The figures of the report in one format: study -> figure stem -> {present, svg | png}.
+fn figure_slots(
+    ctx: &ReportContext,
+    figures: &[FigureFile],
+    locations: &FigureLocations<'_>,
+    html: bool,
+) -> Result<Value, RenderError> {
+    let mut figs: BTreeMap<String, BTreeMap<String, BTreeMap<String, Value>>> = BTreeMap::new();
+    for s in &ctx.studies {
+        let entry = figs.entry(s.name.clone()).or_default();
+        for k in FigureKind::ALL {
+            let mut m = BTreeMap::new();
+            m.insert("present".to_string(), Value::from(false));
+            m.insert("svg".to_string(), Value::from(()));
+            m.insert("png".to_string(), Value::from(()));
+            m.insert("href".to_string(), Value::from(()));
+            entry.insert(k.stem().to_string(), m);
+        }
+    }
+    for f in figures {
+        let slot = figs
+            .entry(f.study.clone())
+            .or_default()
+            .entry(f.kind.stem().to_string())
+            .or_default();
+        slot.insert("present".to_string(), Value::from(true));
+        // the SVG file beside the report, for a figure the HTML links rather than inlines
+        slot.insert("href".to_string(), Value::from((locations.link)(&f.svg)));
+        if html {
+            let path = (locations.file)(&f.svg);
+            let svg = std::fs::read_to_string(&path)
+                .map_err(|source| RenderError::Read { path, source })?;
+            slot.insert("svg".to_string(), Value::from_safe_string(inline_svg(&svg)));
+        } else {
+            let rel = (locations.link)(&f.png);
+            let path = (locations.file)(&f.png);
+            if !path.is_file() {
+                return Err(RenderError::Read {
+                    path,
+                    source: std::io::Error::new(std::io::ErrorKind::NotFound, "figure missing"),
+                });
+            }
+            slot.insert("png".to_string(), Value::from(rel));
+        }
+    }
+    Ok(figures_value(figs))
+}
+
+/// The provenance page of one format: its file name and text.
+fn render_provenance(
+    env: &Environment<'_>,
+    ctx: &ReportContext,
+    html: bool,
+) -> Result<(&'static str, String), RenderError> {
+    let (name, out) = if html {
+        (PROVENANCE_HTML_TEMPLATE, "provenance.html")
+    } else {
+        (PROVENANCE_MD_TEMPLATE, "provenance.md")
+    };
+    let tmpl = env.get_template(name).map_err(|e| template_err(name, &e))?;
+    let text = tmpl
+        .render(minijinja::context! {
+            title => &ctx.title,
+            provenance => to_value(&ctx.provenance),
+        })
+        .map_err(|e| template_err(name, &e))?;
+    Ok((out, text))
+}
+
+/// The main report of one format, linking its provenance page `(file, sha256)`.
+fn render_main(
+    env: &Environment<'_>,
+    ctx: &ReportContext,
+    figures: Value,
+    provenance_file: (&str, &str),
+    html: bool,
+) -> Result<String, RenderError> {
+    let name = if html { HTML_TEMPLATE } else { MD_TEMPLATE };
+    let tmpl = env.get_template(name).map_err(|e| template_err(name, &e))?;
+    let c = ctx;
+    let text = tmpl
+        .render(minijinja::context! {
+            title => &c.title,
+            studies => to_value(&c.studies),
+            main => to_value(&c.studies[0]),
+            comparison => to_value(&c.comparison),
+            findings => to_value(&c.findings),
+            scored => c.scored,
+            provenance => to_value(&c.provenance),
+            provenance_file => minijinja::context! {
+                name => provenance_file.0,
+                sha256 => provenance_file.1,
+            },
+            answers => to_value(&c.answers),
+            min_games_per_bin => c.min_games_per_bin,
+            variants => to_value(&c.variants),
+            verdicts => to_value(
+                super::scorecard::Verdict::ALL.iter().map(|v| v.label()).collect::<Vec<_>>()
+            ),
+            figures => figures,
+            sweeps => to_value(&c.sweeps),
+            leagues => to_value(&c.leagues),
+        })
+        .map_err(|e| template_err(name, &e))?;
+    Ok(if html {
+        with_toc(&text)
+    } else {
+        with_md_toc(&text)
+    })
+}
+
 /// Render the report.
 ///
 /// - `figures`: as returned by `plot::write_figures`, found through `locations`.
-/// - writes `out_dir/report.html` (HTML format, SVGs inline) and `out_dir/report.md`
-///   (Markdown), which links the PNGs by `locations.link`.
+/// - writes, per format, the provenance page (`provenance.html`, `provenance.md`) and then
+///   the report (`report.html` with SVGs inline, `report.md` linking the PNGs by
+///   `locations.link`), which names its provenance page's sha256.
 ///
 /// Returns the written files, relative to `out_dir`, in writing order.
 pub fn render_report(
@@ -269,6 +385,7 @@ pub fn render_report(
     out_dir: &Path,
     formats: &[ReportFormat],
 ) -> Result<Vec<String>, RenderError> {
+    use sha2::{Digest, Sha256};
     let env = environment(templates_dir);
     let mut written = Vec::new();
     let write = |rel: &str, bytes: &[u8]| -> Result<(), RenderError> {
@@ -283,69 +400,12 @@ pub fn render_report(
     };
     for fmt in formats {
         let html = *fmt == ReportFormat::Html;
-        // study -> figure stem -> {svg | png}
-        let mut figs: BTreeMap<String, BTreeMap<String, BTreeMap<String, Value>>> = BTreeMap::new();
-        for s in &ctx.studies {
-            let entry = figs.entry(s.name.clone()).or_default();
-            for k in FigureKind::ALL {
-                let mut m = BTreeMap::new();
-                m.insert("present".to_string(), Value::from(false));
-                m.insert("svg".to_string(), Value::from(()));
-                m.insert("png".to_string(), Value::from(()));
-                entry.insert(k.stem().to_string(), m);
-            }
-        }
-        for f in figures {
-            let slot = figs
-                .entry(f.study.clone())
-                .or_default()
-                .entry(f.kind.stem().to_string())
-                .or_default();
-            slot.insert("present".to_string(), Value::from(true));
-            if html {
-                let path = (locations.file)(&f.svg);
-                let svg = std::fs::read_to_string(&path)
-                    .map_err(|source| RenderError::Read { path, source })?;
-                slot.insert("svg".to_string(), Value::from_safe_string(inline_svg(&svg)));
-            } else {
-                let rel = (locations.link)(&f.png);
-                let path = (locations.file)(&f.png);
-                if !path.is_file() {
-                    return Err(RenderError::Read {
-                        path,
-                        source: std::io::Error::new(std::io::ErrorKind::NotFound, "figure missing"),
-                    });
-                }
-                slot.insert("png".to_string(), Value::from(rel));
-            }
-        }
-        let name = if html { HTML_TEMPLATE } else { MD_TEMPLATE };
-        let tmpl = env.get_template(name).map_err(|e| template_err(name, &e))?;
-        let c = ctx;
-        let text = tmpl
-            .render(minijinja::context! {
-                title => &c.title,
-                studies => to_value(&c.studies),
-                main => to_value(&c.studies[0]),
-                comparison => to_value(&c.comparison),
-                findings => to_value(&c.findings),
-                scored => c.scored,
-                provenance => to_value(&c.provenance),
-                min_games_per_bin => c.min_games_per_bin,
-                variants => to_value(&c.variants),
-                verdicts => to_value(
-                    super::scorecard::Verdict::ALL.iter().map(|v| v.label()).collect::<Vec<_>>()
-                ),
-                figures => figures_value(figs),
-                sweeps => to_value(&c.sweeps),
-                leagues => to_value(&c.leagues),
-            })
-            .map_err(|e| template_err(name, &e))?;
-        let text = if html {
-            with_toc(&text)
-        } else {
-            with_md_toc(&text)
-        };
+        let (prov_name, prov_text) = render_provenance(&env, ctx, html)?;
+        write(prov_name, prov_text.as_bytes())?;
+        written.push(prov_name.to_string());
+        let prov_sha = hex::encode(Sha256::digest(prov_text.as_bytes()));
+        let figs = figure_slots(ctx, figures, locations, html)?;
+        let text = render_main(&env, ctx, figs, (prov_name, &prov_sha), html)?;
         let out_name = if html { "report.html" } else { "report.md" };
         write(out_name, text.as_bytes())?;
         written.push(out_name.to_string());

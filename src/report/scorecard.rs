@@ -158,6 +158,18 @@ pub struct VerdictCount {
     pub label: String,
     /// Rows with it.
     pub count: usize,
+    /// The count and the label as a phrase, the verb agreeing with the count (`1 differs`,
+    /// `5 differ`).
+    pub phrase: String,
+}
+
+/// `count` rows of verdict `v` in words: `1 differs`, `5 differ`, `60 exact`.
+pub fn count_phrase(v: Verdict, count: usize) -> String {
+    let label = match (v, count) {
+        (Verdict::Differs, n) if n != 1 => "differ",
+        _ => v.label(),
+    };
+    format!("{} {label}", super::format::thousands(count as i128))
 }
 
 /// One study's scorecard.
@@ -881,10 +893,14 @@ pub fn score(study: &StudyResults, published: &Published, inputs: &ScoreInputs) 
         .collect();
     let counts = Verdict::ALL
         .iter()
-        .map(|v| VerdictCount {
-            verdict: *v,
-            label: v.label().to_string(),
-            count: rows.iter().filter(|r| r.verdict == *v).count(),
+        .map(|v| {
+            let count = rows.iter().filter(|r| r.verdict == *v).count();
+            VerdictCount {
+                verdict: *v,
+                label: v.label().to_string(),
+                count,
+                phrase: count_phrase(*v, count),
+            }
         })
         .collect();
     let with_z = rows.iter().filter(|r| r.z.is_some()).count();

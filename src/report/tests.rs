@@ -102,8 +102,8 @@ fn html_is_self_contained() {
     assert!(html.contains("default-src 'none'"));
     assert_eq!(
         html.matches("<svg").count(),
-        5 + 2 * 2,
-        "main figures + 2 per other study"
+        5,
+        "the main study's figures inline; the other studies' are linked"
     );
     for id in [
         "scorecard-paper",
@@ -147,6 +147,7 @@ fn two_renders_are_identical() {
 fn a_misspelt_variable_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("report.md.j2"), "{{ no_such_thing }}").unwrap();
+    std::fs::write(dir.path().join("provenance.md.j2"), "{{ title }}").unwrap();
     let results = fixture::results(&["greedy"]);
     let err = render_report(
         &context(&results),
@@ -175,4 +176,98 @@ fn markdown_contents_list_every_heading_after_the_marker() {
     assert!(!md.contains("not a heading]"));
     assert!(!md.contains("<!--toc-->"));
     assert!(!md.contains("[Contents]"));
+}
+
+#[test]
+fn the_answers_come_first_and_every_link_has_its_target() {
+    let results = fixture::results(&["greedy", "hoarder", "counter"]);
+    let (dir, html, md) = render(&results);
+    let ctx = context(&results);
+    let answers = &ctx.answers.questions;
+    assert!(
+        answers.len() >= 4,
+        "H0(1), H0(2), H0(3) and Table 5 at least"
+    );
+    // first in both reports: before the contents and every other section
+    let at = html.find("id=\"answers\"").unwrap();
+    assert!(at < html.find("<nav").unwrap());
+    assert!(at < html.find("id=\"design\"").unwrap());
+    assert!(md.find("## Answers").unwrap() < md.find("## Contents").unwrap());
+    for a in answers {
+        assert!(
+            html.contains(&format!("href=\"#{}\"", a.anchor)),
+            "{}",
+            a.anchor
+        );
+        assert!(
+            html.contains(&format!("id=\"{}\"", a.anchor)),
+            "no #{} in the HTML",
+            a.anchor
+        );
+        assert!(
+            md.contains(&format!("<a id=\"{}\"></a>", a.anchor)),
+            "no #{} in the Markdown",
+            a.anchor
+        );
+        assert!(
+            a.answer.contains('[') && a.answer.contains(']'),
+            "no interval: {}",
+            a.answer
+        );
+    }
+    // the findings stay in both reports
+    assert!(!ctx.findings.is_empty());
+    assert!(html.contains("id=\"findings\""));
+    assert!(md.contains("## What the paper gets wrong or leaves unsaid"));
+    // one verdict line per scored study, the verb agreeing with its count
+    assert_eq!(
+        ctx.answers.verdicts.len(),
+        ctx.studies
+            .iter()
+            .filter(|s| !s.scorecard.rows.is_empty())
+            .count()
+    );
+    for v in &ctx.answers.verdicts {
+        for phrase in v.counts.split(", ") {
+            assert!(
+                !phrase.ends_with(" differs") || phrase == "1 differs",
+                "{phrase}"
+            );
+        }
+    }
+    // provenance in its own file, named by its hash; the report keeps no job table
+    let prov = std::fs::read(dir.path().join("out/provenance.html")).unwrap();
+    let sha = {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(&prov))
+    };
+    assert!(html.contains(&sha));
+    assert!(!html.contains("id=\"provenance-jobs\""));
+    assert!(std::path::Path::new(&dir.path().join("out/provenance.md")).is_file());
+    // one number format: rates as proportions, no percentages of rates
+    let decimal_pct = regex_like_decimal_percent(&html);
+    assert!(
+        decimal_pct.is_empty(),
+        "percentages in the report: {decimal_pct:?}"
+    );
+}
+
+/// Every `12.3%` or `12.3 %` (a decimal followed by a percent sign) in `text`.
+fn regex_like_decimal_percent(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices('%') {
+        let mut j = i;
+        while j > 0 && b[j - 1] == b' ' {
+            j -= 1;
+        }
+        let end = j;
+        while j > 0 && (b[j - 1].is_ascii_digit() || b[j - 1] == b'.') {
+            j -= 1;
+        }
+        if text[j..end].contains('.') {
+            out.push(text[j..=i].to_string());
+        }
+    }
+    out
 }

@@ -389,8 +389,12 @@ fn a_league_runs_into_the_report_and_a_new_policy_runs_only_its_pairs() {
     assert!(dir.path().join("outputs/figures/lg/ratings.svg").is_file());
     let report = std::fs::read_to_string(dir.path().join("outputs/report.md")).unwrap();
     assert!(
-        report.contains("How strong are the paper's policies? League `lg`"),
-        "the league has its section"
+        report.contains("### League `lg`: "),
+        "the league has its section, headed by what it is"
+    );
+    assert!(
+        !report.contains("How strong are the paper's policies?"),
+        "a user's league is not headed with the paper's question"
     );
     assert!(report.contains("Paired deals."), "the pairing is measured");
 

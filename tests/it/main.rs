@@ -28,6 +28,7 @@ mod policy_lang;
 mod random_policy;
 mod replay_paper;
 mod report_browser;
+mod report_layout;
 mod rules_league;
 mod serve_table;
 mod slurm;

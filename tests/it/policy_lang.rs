@@ -173,9 +173,10 @@ fn eps_zero_plays_exactly_as_its_base_on_the_same_deals() {
         tricks(eps.path(), "simulate/paper/hoarder-vs-counter"),
         tricks(base.path(), "simulate/paper/hoarder-vs-greedy")
     );
-    let report = std::fs::read_to_string(eps.path().join("outputs/report.md")).unwrap();
+    // provenance, on its own page beside the report, names the epsilon policy
+    let provenance = std::fs::read_to_string(eps.path().join("outputs/provenance.md")).unwrap();
     assert!(
-        report.contains("counter (epsilon"),
+        provenance.contains("counter (epsilon"),
         "provenance names the epsilon policy"
     );
 }
@@ -533,4 +534,43 @@ fn policies_prints_builtins_and_named_policies_and_rejects_unknown_names() {
     let out = briscola(&["policies", "nobody"], dir.path());
     assert_exit(&out, 2);
     assert!(stderr(&out).contains("no policy named `nobody`"));
+}
+
+/// The README's three worked examples of the policy language (issue 25), read from the README
+/// itself: each loads and prints as the engine understands it, and the first is the built-in
+/// hoarder respelled.
+#[test]
+fn the_readmes_worked_examples_load() {
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let at = readme
+        .find("Three worked examples:")
+        .expect("the README's worked examples");
+    let block = readme[at..]
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .unwrap();
+    let names: Vec<&str> = block
+        .lines()
+        .filter_map(|l| l.strip_prefix("[policies.")?.strip_suffix(']'))
+        .collect();
+    assert_eq!(names, ["my-hoarder", "late-carico", "trump-keeper"]);
+    let dir = study(&format!("{BASE_CONFIG}\n{block}"));
+    for name in &names {
+        let o = briscola(&["policies", name], dir.path());
+        assert_exit(&o, 0);
+        let out = stdout(&o);
+        assert!(
+            out.contains("lead 1: ") && out.contains("follow 1: "),
+            "{name}: {out}"
+        );
+        // the first example is recognised as the built-in it respells
+        assert_eq!(
+            out.contains("built-in hoarder"),
+            *name == "my-hoarder",
+            "{name}: {out}"
+        );
+    }
 }

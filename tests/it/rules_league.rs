@@ -55,7 +55,11 @@ fn a_target_31_league_ends_every_game_when_a_seat_reaches_31() {
     assert_eq!(lg["settings"]["rules"]["target"], 31);
     assert!(lg["pairs"][0]["b_points"]["value"].as_f64().unwrap() < 60.0);
     let md = std::fs::read_to_string(dir.path().join("outputs/report.md")).unwrap();
-    assert!(md.contains("Standings under a variant: league `lg` (first side to 31 points wins)"));
+    assert!(
+        md.contains("### League `lg`: "),
+        "the league is headed by what it is"
+    );
+    assert!(md.contains("lg (first side to 31 points wins): who is strongest?"));
 }
 
 #[test]

@@ -114,12 +114,9 @@ pub fn simulate_jobs(league: &League) -> Vec<Job> {
                 params: serde_json::to_value(&spec).expect("shard spec serialises"),
                 code: super::simulate::CODE.to_string(),
                 publish: Some(Layout::shard_publish(&league.name, &m.slug())),
+                // One text for every seating of every league, so `status` prints it once.
                 note: league.paired.then(|| {
-                    format!(
-                        "paired deals: {} and {} play the same deals with the seats swapped",
-                        m.slug(),
-                        slug(&m.g2.name, &m.g1.name)
-                    )
+                    "paired deals: a league's seating plays the same deals as its twin with the seats swapped".to_string()
                 }),
                 body: Box::new(move |_inputs, out| {
                     spec.run(out, &|_| {})?;
