@@ -53,9 +53,10 @@ pub struct PlayArgs {
     /// search (two players).
     #[arg(long, value_name = "POLICY", default_value = "counter")]
     pub opponent: String,
-    /// The study file whose policies may be named.
-    #[arg(long, value_name = "FILE", default_value = "pipeline.toml")]
-    pub config: PathBuf,
+    /// The study file whose policies may be named (default: pipeline.toml when present, else
+    /// only the built-in policies); a named file that is not there is an error.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// Deal this game (0..=9223372036854775807); default: from the clock, printed.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -291,11 +292,20 @@ pub(super) fn print_json_or_text(json_value: serde_json::Value, text: String, js
 }
 
 /// The opponent named `name`: from the study file if it defines it, else a paper kind.
-pub(super) fn opponent(config: &Path, name: &str) -> Result<PolicySpec, Exit> {
-    let cfg = if config.exists() {
-        Some(Config::load(config).map_err(bad)?)
-    } else {
-        None
+pub(super) fn opponent(config: &Option<PathBuf>, name: &str) -> Result<PolicySpec, Exit> {
+    let config = match config {
+        Some(p) if !p.exists() => {
+            return Err(bad(format!(
+                "--config {}: no such file; name a study file, or leave --config out to use pipeline.toml when present",
+                p.display()
+            )));
+        }
+        Some(p) => Some(p.clone()),
+        None => Some(PathBuf::from("pipeline.toml")).filter(|p| p.exists()),
+    };
+    let cfg = match &config {
+        Some(p) => Some(Config::load(p).map_err(bad)?),
+        None => None,
     };
     if let Some(c) = &cfg
         && c.policies.contains_key(name)

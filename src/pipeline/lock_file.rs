@@ -108,6 +108,15 @@ impl LockFile {
         let text = match fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(LockFile::default()),
+            // Binary garbage is a damaged lock, not an I/O failure: say so, with the remedy.
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                return Err(LockError::Parse {
+                    path: path.to_path_buf(),
+                    line: 1,
+                    column: 1,
+                    message: "not UTF-8 text, so not a lock briscola wrote (restore the committed one with `git checkout outputs/pipeline.lock`)".into(),
+                });
+            }
             Err(source) => {
                 return Err(LockError::Io {
                     path: path.to_path_buf(),

@@ -261,35 +261,11 @@ impl Session<'_> {
         self.say("\n== game over == score count:");
         for seat in [Seat::G1, Seat::G2] {
             let cards = &won[if seat == Seat::G1 { 0 } else { 1 }];
-            let mut parts = Vec::new();
-            for (rank, label) in [
-                (1, "Assi"),
-                (3, "Tre"),
-                (10, "Re"),
-                (9, "Cavalli"),
-                (8, "Fanti"),
-            ] {
-                let k = cards.iter().filter(|c| c.rank() == rank).count();
-                if k > 0 {
-                    let pts: u32 = cards
-                        .iter()
-                        .filter(|c| c.rank() == rank)
-                        .map(|c| c.points() as u32)
-                        .sum();
-                    parts.push(format!("{k} {label} {pts}"));
-                }
-            }
-            let total: u32 = cards.iter().map(|c| c.points() as u32).sum();
             let line = format!(
-                "  {} ({}): {} cards: {} = {total} points",
+                "  {} ({}): {}",
                 self.name(seat),
                 if seat == Seat::G1 { "G1" } else { "G2" },
-                cards.len(),
-                if parts.is_empty() {
-                    "no counting cards".to_string()
-                } else {
-                    parts.join(" + ")
-                }
+                super::table_session::count_line(cards)
             );
             self.say(&line);
         }

@@ -288,3 +288,25 @@ fn a_bad_policy_field_used_by_a_rules_variant_is_exit_2_not_a_panic() {
         "{err}"
     );
 }
+
+/// A lock that is binary garbage (issue 26) is a damaged lock, exit 2 with the remedy, not an
+/// I/O failure.
+#[test]
+fn a_binary_garbage_lock_is_exit_2_with_the_remedy() {
+    let dir = crate::common::study(crate::common::BASE_CONFIG);
+    std::fs::create_dir_all(dir.path().join("outputs")).unwrap();
+    std::fs::write(
+        dir.path().join("outputs/pipeline.lock"),
+        [0xff, 0xfe, 0x00, 0x81],
+    )
+    .unwrap();
+    for cmd in ["run", "status", "verify"] {
+        let o = crate::common::briscola(&[cmd], dir.path());
+        crate::common::assert_exit(&o, 2);
+        let err = crate::common::stderr(&o);
+        assert!(
+            err.contains("not UTF-8") && err.contains("git checkout"),
+            "{cmd}: {err}"
+        );
+    }
+}

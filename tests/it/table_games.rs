@@ -342,6 +342,16 @@ fn bad_replay_export_and_play_input_is_a_sentence() {
             "-",
         ],
         &["replay", "--record", "/dev/null"],
+        &["play", "--config", "nothere.toml", "--moves", "-"],
+        &[
+            "play",
+            "--players",
+            "4",
+            "--config",
+            "nothere.toml",
+            "--moves",
+            "-",
+        ],
     ];
     for args in cases {
         let o = briscola(args, p);
