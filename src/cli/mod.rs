@@ -140,44 +140,16 @@ pub struct GcArgs {
     pub verbose: bool,
 }
 
-/// A stage name on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum StageArg {
-    /// play the tournament, one job per study and ordered matchup
-    Simulate,
-    /// count what the analysis needs, per study and ordered matchup
-    Aggregate,
-    /// hypothesis tests, per study
-    Test,
-    /// the logistic regression, per study
-    Regress,
-    /// the figures
-    Plot,
-    /// results and the report
-    Render,
-}
-
-impl From<StageArg> for StageName {
-    fn from(s: StageArg) -> StageName {
-        match s {
-            StageArg::Simulate => StageName::Simulate,
-            StageArg::Aggregate => StageName::Aggregate,
-            StageArg::Test => StageName::Test,
-            StageArg::Regress => StageName::Regress,
-            StageArg::Plot => StageName::Plot,
-            StageArg::Render => StageName::Render,
-        }
-    }
-}
-
 /// `run`
 #[derive(Debug, Args)]
 pub struct RunArgs {
     #[command(flatten)]
     config: ConfigArgs,
-    /// Re-run every job of this stage even if cached (repeatable).
-    #[arg(long, value_enum, value_name = "STAGE")]
-    pub force: Vec<StageArg>,
+    /// Re-run even if cached: every job of a stage (simulate, aggregate, test, regress, league,
+    /// plot, render), one job (`league/agents`, `sweep/eps-greedy`) or every job under an id
+    /// prefix (`simulate/four-player`); repeatable.
+    #[arg(long, value_name = "STAGE|JOB")]
+    pub force: Vec<String>,
     /// Say what would run and why; run and write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -234,6 +206,28 @@ pub fn execute(cli: Cli) -> Exit {
         Ok(code) => code,
         Err(e) => report(&e),
     }
+}
+
+/// The `--force` values that are not stage names: each a job id of the plan or a prefix of
+/// some (`simulate/four-player`), else a usage error saying what is valid.
+fn force_jobs(values: &[String], plan: &[Job]) -> Result<BTreeSet<String>, CliError> {
+    let mut out = BTreeSet::new();
+    for v in values {
+        if StageName::parse(v).is_some() {
+            continue;
+        }
+        let v = v.trim_end_matches('/');
+        let prefix = format!("{v}/");
+        if !plan.iter().any(|j| j.id == v || j.id.starts_with(&prefix)) {
+            let stages: Vec<&str> = StageName::ALL.iter().map(|s| s.as_str()).collect();
+            return Err(CliError::Usage(format!(
+                "--force {v}: no stage and no job of that name; give a stage ({}), a job id as `briscola dag` lists it (e.g. league/agents) or an id prefix (e.g. simulate/paper)",
+                stages.join(", ")
+            )));
+        }
+        out.insert(v.to_string());
+    }
+    Ok(out)
 }
 
 fn load(config: &Path) -> Result<(Config, Vec<Job>, Layout), CliError> {
@@ -308,7 +302,8 @@ fn status_exit(report: &RunReport) -> Exit {
 fn cmd_run(a: RunArgs) -> Result<Exit, CliError> {
     let (cfg, jobs, layout) = load(&a.config.config)?;
     let opts = RunOptions {
-        force: a.force.iter().map(|s| StageName::from(*s)).collect(),
+        force: a.force.iter().filter_map(|s| StageName::parse(s)).collect(),
+        force_jobs: force_jobs(&a.force, &jobs)?,
         dry_run: a.dry_run,
         wait: if a.no_wait {
             WaitPolicy::NoWait

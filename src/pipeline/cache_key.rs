@@ -79,6 +79,9 @@ pub enum Reason {
     WouldRepublish(Vec<String>),
     /// The key changed in a way none of the components explain (e.g. the job's stage).
     KeyChanged,
+    /// The run record of the job's key names other objects for these outputs than the lock
+    /// does for the same key (a forged or stale record): not trusted, the job runs again.
+    RecordContradictsLock(Vec<String>),
 }
 
 /// `a, b, c` or, beyond three, `a, b, c and 6 more`.
@@ -112,6 +115,11 @@ impl std::fmt::Display for Reason {
             Reason::Republished(o) => write!(f, "republished: {}", short_list(o)),
             Reason::WouldRepublish(o) => write!(f, "would republish: {}", short_list(o)),
             Reason::KeyChanged => f.write_str("key changed"),
+            Reason::RecordContradictsLock(o) => write!(
+                f,
+                "run record contradicts the lock for the same key ({}): ran again",
+                short_list(o)
+            ),
         }
     }
 }

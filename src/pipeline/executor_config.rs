@@ -116,6 +116,20 @@ impl ExecutorSection {
                 "is not a Slurm time limit; use minutes, MM:SS, HH:MM:SS or D-HH:MM:SS (e.g. \"01:00:00\")",
             );
         }
+        if let Some(m) = &self.memory {
+            let digits = m.trim_end_matches(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't']);
+            let unit_len = m.len() - digits.len();
+            if digits.is_empty()
+                || unit_len > 1
+                || !digits.chars().all(|c| c.is_ascii_digit())
+                || !digits.parse::<u64>().is_ok_and(|n| n > 0)
+            {
+                return bad(
+                    "memory",
+                    "is not an sbatch memory size; use a positive number of megabytes or a number with K, M, G or T (e.g. \"4G\", \"4000M\")",
+                );
+            }
+        }
         if self.cpus == Some(0) {
             return bad("cpus", "must be at least 1");
         }
@@ -234,5 +248,15 @@ mod tests {
         e.max_jobs = 1;
         e.sbatch_args = vec!["qos=short".into()];
         assert_eq!(e.validate().unwrap_err().0, "executor.sbatch_args");
+        e.sbatch_args = Vec::new();
+        // Issue 26: `memory = "lots"` was accepted and failed only at sbatch.
+        for bad in ["lots", "4GB", "G", "0", "-4G", "4.5G"] {
+            e.memory = Some(bad.into());
+            assert_eq!(e.validate().unwrap_err().0, "executor.memory", "{bad}");
+        }
+        for good in ["4G", "4000", "512M", "1t"] {
+            e.memory = Some(good.into());
+            assert!(e.validate().is_ok(), "{good}");
+        }
     }
 }

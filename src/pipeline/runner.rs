@@ -83,12 +83,29 @@ fn io_err(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> RunErr
 pub struct RunOptions {
     /// Re-run every job of these stages even if cached.
     pub force: BTreeSet<StageName>,
+    /// Re-run these jobs, and every job whose id starts with one of them and `/`, even if
+    /// cached.
+    pub force_jobs: BTreeSet<String>,
     /// Compute what would run and why; run and write nothing (no mutex taken).
     pub dry_run: bool,
     /// What to do if another run holds the outputs.
     pub wait: WaitPolicy,
     /// How this run describes itself to a concurrent one (e.g. `briscola run`).
     pub command: String,
+}
+
+impl RunOptions {
+    /// Whether `--force` names `job`: its stage, its id, or a prefix of its id.
+    pub fn forces(&self, job: &Job) -> bool {
+        self.force.contains(&job.stage)
+            || self.force_jobs.iter().any(|f| {
+                job.id == *f
+                    || job
+                        .id
+                        .strip_prefix(f.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+    }
 }
 
 /// What happened to a job.
@@ -639,15 +656,19 @@ impl<'a> RunState<'a> {
                 stat: &mut self.stat,
                 dry_run: opts.dry_run,
             };
-            let decision = decide(
-                &mut env,
-                job,
-                &self.settled,
-                opts.force.contains(&job.stage),
-            )?;
+            let decision = decide(&mut env, job, &self.settled, opts.forces(job))?;
             if opts.dry_run {
                 self.finish_dry(i, job, decision, observer);
                 continue;
+            }
+            let contradicted = self.contradicts_lock(job, &decision);
+            let mut decision = decision;
+            if !contradicted.is_empty() {
+                // A record naming other objects than the lock for the same key is not trusted:
+                // the job runs, and its fresh outputs are checked against the lock as any run's.
+                decision.verdict = Verdict::Run;
+                decision.hit = false;
+                decision.reasons = vec![Reason::RecordContradictsLock(contradicted)];
             }
             match (decision.verdict, decision.outputs.clone()) {
                 (Verdict::Cached, Some(outputs)) => {
@@ -666,6 +687,25 @@ impl<'a> RunState<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The outputs whose object a cached decision's run record names differently from the
+    /// lock's entry for the same key (empty: they agree, or the lock has no such entry).
+    fn contradicts_lock(&self, job: &Job, decision: &Decision) -> Vec<String> {
+        let (Verdict::Cached, Some(outputs), Some(key)) =
+            (decision.verdict, &decision.outputs, &decision.key)
+        else {
+            return Vec::new();
+        };
+        match self.lock.jobs.get(&job.id) {
+            Some(entry) if entry.key == key.key => entry
+                .outputs
+                .iter()
+                .filter(|(name, hash)| outputs.get(*name).is_some_and(|h| h != *hash))
+                .map(|(name, _)| name.clone())
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// A dry run's report of a decided job; downstream jobs see its (guessed) outputs.

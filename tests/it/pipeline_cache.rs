@@ -654,3 +654,80 @@ fn dag_prints_stages_and_mermaid() {
     assert!(m.starts_with("flowchart"), "{m}");
     assert!(m.contains("-->"));
 }
+
+/// A forged run record (issue 26): the record of `regress/paper`'s key is edited to name
+/// another intact object (render's report.md) for its results. The run must not publish it:
+/// the record contradicts the lock for the same key, so the job runs again, the published file
+/// holds the real bytes, the lock is unchanged and `verify` passes.
+#[test]
+fn a_forged_run_record_is_never_republished() {
+    let dir = study(BASE_CONFIG);
+    let p = dir.path();
+    assert_exit(&run(p), 0);
+    let entries = lock_entries(p);
+    let (key, outputs) = entries
+        .get("regress/paper")
+        .expect("regress/paper in the lock");
+    let (name, real) = outputs.iter().next().expect("an output");
+    let (name, real) = (name.clone(), real.clone());
+    let (_, render) = entries.get("render").expect("render");
+    let other = render.get("report.md").expect("report.md").clone();
+    let record = p.join(format!("outputs/.cache/runs/{key}.json"));
+    let text = std::fs::read_to_string(&record).unwrap();
+    std::fs::write(&record, text.replace(real.as_str(), &other)).unwrap();
+    // The published copy is removed, so a cached finish would republish from the record.
+    let published = p.join("outputs/tables/paper").join(&name);
+    let _ = std::fs::remove_file(&published);
+    let before = lock_text(p);
+    let o = run(p);
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("run record contradicts the lock"), "{out}");
+    assert_eq!(lock_text(p), before, "the lock keeps its hashes");
+    let o = briscola(&["verify"], p);
+    assert_exit(&o, 0);
+    let again = run(p);
+    assert_exit(&again, 0);
+    assert!(
+        stdout(&again).contains("lock unchanged"),
+        "{}",
+        stdout(&again)
+    );
+}
+
+/// `run --force` takes a job id or an id prefix as well as a stage (issue 26: a league or sweep
+/// job could not be named): only the named jobs (and what their bytes change) re-run.
+#[test]
+fn force_names_a_job_or_a_prefix() {
+    let cfg = format!(
+        "{BASE_CONFIG}\n[leagues.l]\nlabel = \"a league\"\npolicies = [\"greedy\", \"counter\"]\n\
+         games_per_pair = 30\nseed = 3\nreference = \"greedy\"\n"
+    );
+    let dir = study(&cfg);
+    let p = dir.path();
+    assert_exit(&run(p), 0);
+    let o = briscola(&["run", "--force", "league/l"], p);
+    assert_exit(&o, 0);
+    let ran = with_outcome(&stdout(&o), "ran");
+    assert!(ran.contains("league/l"), "{ran:?}");
+    assert!(!ran.iter().any(|j| j.starts_with("simulate/")), "{ran:?}");
+    let o = briscola(&["run", "--force", "simulate/l"], p);
+    assert_exit(&o, 0);
+    let ran = with_outcome(&stdout(&o), "ran");
+    assert!(
+        ran.contains("simulate/l/greedy-vs-counter")
+            && ran.contains("simulate/l/counter-vs-greedy"),
+        "{ran:?}"
+    );
+    assert!(
+        !ran.iter().any(|j| j.starts_with("simulate/paper")),
+        "{ran:?}"
+    );
+    let o = briscola(&["run", "--force", "league/nope"], p);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("no stage and no job of that name"),
+        "{}",
+        stderr(&o)
+    );
+}
