@@ -377,6 +377,25 @@ pub(super) fn moves_input(moves: Option<&str>) -> Result<Box<dyn BufRead>, Exit>
     }
 }
 
+/// Whether a game's record can be saved at `path`, asked before the game, not after it: a
+/// device, FIFO, directory or link there is refused (the rename that saves would replace it),
+/// and its directory must exist (it is created) and take a new file.
+pub(super) fn record_writable(path: &Path) -> Result<(), String> {
+    if let Some(problem) = briscola::files::output_problem(path) {
+        return Err(problem);
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    tempfile::Builder::new()
+        .prefix(".briscola-record-check")
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| format!("cannot write in {}: {e}", dir.display()))
+}
+
 /// Run `play`.
 pub fn play(a: PlayArgs) -> Exit {
     if a.players != 2 || a.partner.is_some() {
@@ -416,7 +435,7 @@ pub fn play(a: PlayArgs) -> Exit {
     // Refuse a record path that is a device, FIFO, directory or link before the game, not
     // after it: the rename that saves a record would replace it.
     if !a.no_record
-        && let Some(problem) = briscola::files::output_problem(&record_path)
+        && let Err(problem) = record_writable(&record_path)
     {
         return bad(format!("--record {}: {problem}", record_path.display()));
     }

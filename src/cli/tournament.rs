@@ -471,6 +471,19 @@ fn source_from_study(config: &Path, name: &str) -> Result<Source, CliError> {
     Ok(Source { shards, metadata })
 }
 
+/// The first of `dirs` that `out` would be written inside (comparing canonical paths; `out`
+/// itself need not exist yet).
+fn inside_any<'a>(out: &Path, dirs: &[&'a Path]) -> Option<&'a Path> {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let target = parent.canonicalize().ok()?;
+    dirs.iter()
+        .copied()
+        .find(|d| d.canonicalize().is_ok_and(|d| target.starts_with(&d)))
+}
+
 /// Run `export`.
 pub fn export(a: ExportArgs) -> Result<Exit, CliError> {
     let dest = if a.out.as_os_str() == "-" {
@@ -489,6 +502,21 @@ pub fn export(a: ExportArgs) -> Result<Exit, CliError> {
             return Err(usage(format!(
                 "{} does not exist; run `briscola run` (for --study) or `briscola simulate` first",
                 s.dir.display()
+            )));
+        }
+    }
+    if let ExportDest::File(out) = &dest {
+        let inputs: Vec<&Path> = a
+            .from
+            .iter()
+            .map(PathBuf::as_path)
+            .chain(source.shards.iter().map(|s| s.dir.as_path()))
+            .collect();
+        if let Some(dir) = inside_any(out, &inputs) {
+            return Err(usage(format!(
+                "--out {}: it is inside {}, which holds this export's inputs; name a path outside it",
+                out.display(),
+                dir.display()
             )));
         }
     }

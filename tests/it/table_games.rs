@@ -256,6 +256,22 @@ fn team_three_player_and_agent_games_replay_and_export_with_seat_columns() {
     );
     assert_exit(&o, 0);
     assert!(std::fs::metadata(p.join("t.parquet")).unwrap().len() > 1000);
+    // Never over one of its own inputs (issue 26: the tournament then read 1,700 rows).
+    let inside = "outputs/four/simulate/greedy-vs-counter/games.parquet";
+    let before = std::fs::read(p.join(inside)).unwrap();
+    let o = briscola(
+        &[
+            "export", "games", "--study", "four", "--format", "csv", "--out", inside,
+        ],
+        p,
+    );
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("holds this export's inputs"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(p.join(inside)).unwrap(), before);
 }
 
 #[test]
