@@ -44,10 +44,10 @@ python:
 python-test: python
 	BRISCOLA_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m pytest -q python/tests
 
-## The config fuzz test with many more cases than `make test` runs (seeded, so repeatable).
+## The config, record and position fuzz tests with many more cases than `make test` runs (seeded).
 FUZZ_CASES ?= 200000
 fuzz:
-	BRISCOLA_FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --release --locked --test it config_fuzz -- --nocapture
+	BRISCOLA_FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --release --locked --test it -- config_fuzz record_fuzz --nocapture
 
 ## Benchmarks: the bare engine, the search agent and the ONNX policy (criterion), the whole pipeline's stages
 ## and the Python environments;

@@ -26,6 +26,7 @@ mod pipeline_cache;
 mod play_replay;
 mod policy_lang;
 mod random_policy;
+mod record_fuzz;
 mod replay_paper;
 mod report_browser;
 mod report_layout;

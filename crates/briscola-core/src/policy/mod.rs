@@ -268,6 +268,13 @@ impl PolicySpec {
         };
         Ok(match (self.kind, &self.def) {
             (PolicyKind::Greedy, _) => AnyPolicy::Greedy(Greedy::new(self.tie_break)),
+            // A threshold out of range (e.g. from an edited record) is refused, not played.
+            (PolicyKind::Hoarder | PolicyKind::Counter, _) if self.threshold > MAX_THRESHOLD => {
+                return Err(bad(format!(
+                    "threshold {}",
+                    threshold_problem(self.kind, self.threshold).unwrap_or_default()
+                )));
+            }
             (PolicyKind::Hoarder, _) => {
                 AnyPolicy::Hoarder(Hoarder::new(self.threshold, self.tie_break))
             }
