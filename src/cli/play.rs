@@ -477,7 +477,13 @@ pub fn play(a: PlayArgs) -> Exit {
             let bot = SeatRecord {
                 seat: SeatName::from(opp_seat),
                 player: spec.name.clone(),
-                policy: Some(spec.clone()),
+                policy: Some({
+                    // Model paths relative to the record, so it replays from anywhere.
+                    let mut s = spec.clone();
+                    let dir = record_path.parent().unwrap_or(Path::new(""));
+                    briscola::table::models_for_record(&mut s, dir);
+                    s
+                }),
             };
             let seats = if person == 0 {
                 [human, bot]

@@ -150,7 +150,11 @@ fn save(t: &Table, game: &TableGameDone, path: &Path) -> Result<(), Exit> {
             seat: s as u8 + 1,
             team: rules.side_of(s) as u8 + 1,
             player: p.as_ref().map_or("human".to_string(), |p| p.name.clone()),
-            policy: p.clone(),
+            policy: p.clone().map(|mut s| {
+                // Model paths relative to the record, so it replays from anywhere.
+                briscola::table::models_for_record(&mut s, path.parent().unwrap_or(Path::new("")));
+                s
+            }),
         })
         .collect();
     let rec = TableRecord::of(

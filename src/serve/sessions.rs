@@ -329,9 +329,14 @@ impl Session {
         if self.saved.is_some() {
             return Ok(());
         }
-        let Some(rec) = self.game.record() else {
+        let Some(mut rec) = self.game.record() else {
             return Ok(());
         };
+        for seat in &mut rec.seats {
+            if let Some(p) = &mut seat.policy {
+                crate::table::models_for_record(p, records);
+            }
+        }
         match rec
             .winner
             .strip_prefix("team ")

@@ -262,7 +262,7 @@ impl GameRecord {
         let seat_of = |i: usize| if i == 0 { Seat::G1 } else { Seat::G2 };
         let actors: Vec<SeatActor> = (0..2)
             .map(|i| match &self.seats[i].policy {
-                Some(p) if self.seats[i].player != "human" => match p.try_build() {
+                Some(p) if self.seats[i].player != "human" => match record_spec(p, path).try_build() {
                     Ok(built) => Ok(SeatActor::Policy(built)),
                     Err(e) => Err(ReplayError::BadFile {
                         path: path.to_path_buf(),
@@ -343,6 +343,14 @@ impl SeatName {
             SeatName::G2 => "G2",
         }
     }
+}
+
+/// `spec` as a record at `path` names it, its model paths taken relative to the record.
+pub(crate) fn record_spec(spec: &PolicySpec, path: &Path) -> PolicySpec {
+    let mut spec = spec.clone();
+    let dir = path.parent().unwrap_or(Path::new(""));
+    super::model_paths::models_from_record(&mut spec, dir);
+    spec
 }
 
 /// A record file's text: at most 1 MiB (a whole game's record is a few kilobytes), UTF-8.

@@ -8,6 +8,7 @@
 //! a rule of the game or of a policy.
 
 mod game_record;
+mod model_paths;
 mod play_session;
 mod replay_error;
 mod replay_view;
@@ -21,6 +22,7 @@ mod table_session;
 pub use game_record::{
     DealRecord, GameRecord, RECORD_FORMAT, RECORD_VERSION, SeatName, SeatRecord, TrickEntry,
 };
+pub use model_paths::{models_for_record, models_from_record};
 pub use play_session::{SessionEnd, SessionSetup, run_session};
 pub use replay_error::ReplayError;
 pub use replay_view::Replay;

@@ -340,14 +340,17 @@ impl TableRecord {
             .iter()
             .enumerate()
             .map(|(i, s)| match &s.policy {
-                Some(p) if s.player != "human" => TablePolicy::for_table(p, rules, self.reading)
-                    .map(TableActor::Policy)
-                    .map_err(|e| ReplayError::BadFile {
-                        path: path.to_path_buf(),
-                        message: format!(
-                            "field `seats[{i}].policy` cannot be played: {e}; records are written by `briscola play`"
-                        ),
-                    }),
+                Some(p) if s.player != "human" => {
+                    let spec = super::game_record::record_spec(p, path);
+                    TablePolicy::for_table(&spec, rules, self.reading)
+                        .map(TableActor::Policy)
+                        .map_err(|e| ReplayError::BadFile {
+                            path: path.to_path_buf(),
+                            message: format!(
+                                "field `seats[{i}].policy` cannot be played: {e}; records are written by `briscola play`"
+                            ),
+                        })
+                }
                 _ => Ok(TableActor::Script(
                     self.tricks
                         .iter()

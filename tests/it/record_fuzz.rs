@@ -253,3 +253,42 @@ fn an_out_of_range_threshold_in_a_record_is_refused() {
     assert_exit(&o, 2);
     assert!(stderr(&o).contains("out of range"), "{}", stderr(&o));
 }
+
+/// A game against the network replays from any directory (issue 26): the record names the
+/// model relative to itself; a changed model file is refused by its sha256.
+#[test]
+fn a_network_game_replays_from_another_directory() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = study(&std::fs::read_to_string(root.join("pipeline.toml")).unwrap());
+    let p = dir.path();
+    std::fs::write(p.join("moves.txt"), "1\n".repeat(20)).unwrap();
+    let o = briscola(
+        &[
+            "play",
+            "--opponent",
+            "briscolabot",
+            "--seed",
+            "3",
+            "--moves",
+            "moves.txt",
+            "--record",
+            "games/bot.json",
+        ],
+        p,
+    );
+    assert_exit(&o, 0);
+    let text = std::fs::read_to_string(p.join("games/bot.json")).unwrap();
+    assert!(text.contains("\"../models/"), "{text}");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let record = p.join("games/bot.json");
+    let o = briscola(
+        &["replay", "--record", record.to_str().unwrap()],
+        elsewhere.path(),
+    );
+    assert_exit(&o, 0);
+    assert!(
+        stdout(&o).contains("softmax over the hand"),
+        "{}",
+        stdout(&o)
+    );
+}
