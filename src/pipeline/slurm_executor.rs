@@ -317,7 +317,13 @@ fn parse_states(text: &str, into: &mut BTreeMap<String, String>) {
 
 impl Executor for SlurmExecutor {
     fn capacity(&self) -> usize {
-        self.opts.max_jobs
+        // Once sbatch has refused a job, submit no more (the run stops at the failure; the
+        // jobs not yet submitted are reported skipped, not 56 more refusals).
+        if self.not_started.is_empty() {
+            self.opts.max_jobs
+        } else {
+            0
+        }
     }
 
     fn in_flight(&self) -> usize {

@@ -14,7 +14,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    BASE_CONFIG, assert_exit, briscola_env, command, lock_text, stderr, stdout, study, with_outcome,
+    BASE_CONFIG, assert_exit, briscola_env, code, command, lock_text, stderr, stdout, study,
+    with_outcome,
 };
 
 /// The tests share the cluster's ports: one at a time.
@@ -260,4 +261,44 @@ fn a_job_cancelled_mid_run_fails_the_run_clearly_and_the_next_run_completes_it()
         want,
         "the lock after the cancelled run differs from a local run's"
     );
+}
+
+/// When sbatch refuses a job, the run submits no more (issue 26: it went on submitting all 56
+/// jobs): one refusal, the other jobs skipped, the failure named. Needs no cluster: a fake
+/// `sbatch` on PATH that always refuses and counts its calls.
+#[test]
+fn a_refused_submission_stops_the_submitting() {
+    let dir = study(BASE_CONFIG);
+    let p = dir.path();
+    let bin = p.join("fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let calls = p.join("sbatch-calls");
+    let script = format!(
+        "#!/bin/sh\necho call >> {}\necho 'sbatch: error: invalid partition specified: nope' >&2\nexit 1\n",
+        calls.display()
+    );
+    std::fs::write(bin.join("sbatch"), script).unwrap();
+    std::fs::set_permissions(
+        bin.join("sbatch"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = briscola_env(
+        &["run", "--executor", "slurm"],
+        p,
+        &[("PATH", path.as_str())],
+    );
+    assert_ne!(code(&o), Some(0), "{}", stdout(&o));
+    let n = std::fs::read_to_string(&calls)
+        .unwrap_or_default()
+        .lines()
+        .count();
+    assert_eq!(n, 1, "sbatch called {n} times");
+    let out = stdout(&o) + &stderr(&o);
+    assert!(out.contains("invalid partition"), "{out}");
 }
