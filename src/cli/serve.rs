@@ -32,13 +32,17 @@ pub struct ServeArgs {
     pub threads: u16,
 }
 
-/// The policies offered: the built-ins, then the study file's (when it exists).
+/// The policies offered: the built-ins and the default search agent, then the study file's
+/// (when it exists; a study's `search` replaces the default).
 fn offered(config: &std::path::Path) -> Result<BTreeMap<String, PolicySpec>, CliError> {
     let mut out = BTreeMap::new();
     for k in BUILTIN_KINDS {
         let p = PolicySpec::paper(k, TieBreak::AsReleased);
         out.insert(p.name.clone(), p);
     }
+    // The search agent with its default worlds and horizon (two players).
+    let search = PolicySpec::search_default();
+    out.insert(search.name.clone(), search);
     if config.exists() {
         let cfg = Config::load(config)?;
         for name in cfg.policies.keys() {

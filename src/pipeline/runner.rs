@@ -541,17 +541,29 @@ impl Runner {
             published_by: BTreeMap::new(),
             failed: false,
         };
-        loop {
-            if !st.failed {
-                st.decide_ready(plan, opts, executor, observer)?;
+        let looped = (|| -> Result<(), RunError> {
+            loop {
+                if !st.failed {
+                    st.decide_ready(plan, opts, executor, observer)?;
+                }
+                if executor.in_flight() == 0 {
+                    return Ok(());
+                }
+                let completions = executor.wait(&mut st.exec_env())?;
+                for c in completions {
+                    st.complete(plan, c, observer)?;
+                }
             }
-            if executor.in_flight() == 0 {
-                break;
+        })();
+        if let Err(e) = looped {
+            // Jobs still running (several at once) finish before the run mutex is released, so
+            // a next run never sweeps the scratch directories of jobs still writing.
+            while executor.in_flight() > 0 {
+                if executor.wait(&mut st.exec_env()).is_err() {
+                    break;
+                }
             }
-            let completions = executor.wait(&mut st.exec_env())?;
-            for c in completions {
-                st.complete(plan, c, observer)?;
-            }
+            return Err(e);
         }
         for (i, job) in plan.iter().enumerate() {
             if st.reports[i].is_none() {
@@ -698,11 +710,15 @@ impl<'a> RunState<'a> {
             return Vec::new();
         };
         match self.lock.jobs.get(&job.id) {
+            // An output named on one side only, or naming another object, contradicts.
             Some(entry) if entry.key == key.key => entry
                 .outputs
-                .iter()
-                .filter(|(name, hash)| outputs.get(*name).is_some_and(|h| h != *hash))
-                .map(|(name, _)| name.clone())
+                .keys()
+                .chain(outputs.keys())
+                .filter(|name| entry.outputs.get(*name) != outputs.get(*name))
+                .cloned()
+                .collect::<BTreeSet<String>>()
+                .into_iter()
                 .collect(),
             _ => Vec::new(),
         }

@@ -14,8 +14,10 @@ use tiny_http::{Header, Method, Request, Response};
 use super::page::PAGE;
 use super::sessions::{NewGame, Refusal, Sessions};
 
-/// The largest request body read (a game's requests are a few dozen bytes).
-pub const MAX_BODY: u64 = 16 * 1024;
+/// The largest request body accepted (a game's requests are a few dozen bytes). tiny_http
+/// reads a body this small on its own connection thread, so a client that stalls mid-body
+/// never holds a worker.
+pub const MAX_BODY: u64 = 1024;
 
 /// What a request is answered with.
 #[derive(Debug)]
@@ -62,6 +64,12 @@ pub fn answer(mut req: Request, sessions: &Sessions) {
 
 /// The body, at most [`MAX_BODY`] bytes, as UTF-8.
 fn read_body(req: &mut Request) -> Result<String, Refusal> {
+    if *req.method() != Method::Get && req.body_length().is_none() {
+        return Err((
+            411,
+            "send the request with a Content-Length (no chunked bodies); a game request is a few dozen bytes".to_string(),
+        ));
+    }
     if req.body_length().is_some_and(|n| n as u64 > MAX_BODY) {
         return Err((
             413,

@@ -76,6 +76,9 @@ struct Session {
     specs: Vec<Option<PolicySpec>>,
     /// 0-based game of the match.
     game_no: u64,
+    /// Times this game's deal was played again ("play this deal again"): its records are
+    /// kept apart and only its first play counts in the match score.
+    replays: u32,
     game: SeatGame,
     /// Games won by each side, and ties.
     score: Vec<u32>,
@@ -104,6 +107,8 @@ impl Sessions {
     /// No sessions yet; records are saved under `records`.
     pub fn new(policies: PolicyChoice, records: PathBuf) -> Sessions {
         let mut h = Sha256::new();
+        // The operating system's randomness (rand's thread generator is seeded from it).
+        h.update(rand::random::<[u8; 32]>());
         h.update(format!("{:?}", std::time::SystemTime::now()).as_bytes());
         h.update(std::process::id().to_le_bytes());
         h.update(format!("{:p}", &h as *const _).as_bytes());
@@ -198,6 +203,7 @@ impl Sessions {
             seed,
             specs,
             game_no: 0,
+            replays: 0,
             game,
             score: vec![0; valid.sides()],
             ties: 0,
@@ -209,7 +215,7 @@ impl Sessions {
         if map.len() >= MAX_SESSIONS {
             let oldest = map
                 .iter()
-                .min_by_key(|(_, s)| s.lock().map_or(0, |s| s.last_used))
+                .min_by_key(|(_, s)| s.try_lock().map_or(u64::MAX, |s| s.last_used))
                 .map(|(k, _)| k.clone());
             if let Some(k) = oldest {
                 map.remove(&k);
@@ -262,6 +268,7 @@ impl Sessions {
         s.last_used = self.tick();
         let person = usize::from(s.ask.seat) - 1;
         s.game = Session::deal(s.rules, s.seed, &s.specs, person, s.game_no)?;
+        s.replays += 1;
         s.saved = None;
         Ok(s.view(id))
     }
@@ -272,8 +279,10 @@ impl Sessions {
         let mut s = s.lock().unwrap_or_else(|e| e.into_inner());
         s.last_used = self.tick();
         let person = usize::from(s.ask.seat) - 1;
+        // The new game is dealt first: a refusal leaves the match as it was.
+        s.game = Session::deal(s.rules, s.seed, &s.specs, person, s.game_no + 1)?;
         s.game_no += 1;
-        s.game = Session::deal(s.rules, s.seed, &s.specs, person, s.game_no)?;
+        s.replays = 0;
         s.saved = None;
         Ok(s.view(id))
     }
@@ -337,23 +346,30 @@ impl Session {
                 crate::table::models_for_record(p, records);
             }
         }
-        match rec
-            .winner
-            .strip_prefix("team ")
-            .or(rec.winner.strip_prefix("seat "))
-        {
-            Some(k) => {
-                if let Some(slot) = k
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|k| self.score.get_mut(k - 1))
-                {
-                    *slot += 1;
+        if self.replays == 0 {
+            match rec
+                .winner
+                .strip_prefix("team ")
+                .or(rec.winner.strip_prefix("seat "))
+            {
+                Some(k) => {
+                    if let Some(slot) = k
+                        .parse::<usize>()
+                        .ok()
+                        .and_then(|k| self.score.get_mut(k.saturating_sub(1)))
+                    {
+                        *slot += 1;
+                    }
                 }
+                None => self.ties += 1,
             }
-            None => self.ties += 1,
         }
-        let path = records.join(format!("web-{id}-game{}.json", self.game_no + 1));
+        let again = if self.replays == 0 {
+            String::new()
+        } else {
+            format!("-again{}", self.replays)
+        };
+        let path = records.join(format!("web-{id}-game{}{again}.json", self.game_no + 1));
         rec.save(&path).map_err(|e| {
             (
                 500,

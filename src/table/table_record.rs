@@ -307,11 +307,27 @@ impl TableRecord {
             &done,
         );
         if let Some((t, r)) = again.tricks.iter().zip(&self.tricks).find(|(a, b)| a != b) {
+            let cards = |e: &TableTrickEntry| {
+                e.cards
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let (field, engine, record) = if t.cards != r.cards {
+                ("cards", cards(t), cards(r))
+            } else if t.leader != r.leader {
+                ("leader", t.leader.to_string(), r.leader.to_string())
+            } else if t.winner != r.winner {
+                ("winner", t.winner.to_string(), r.winner.to_string())
+            } else if t.points != r.points {
+                ("points", t.points.to_string(), r.points.to_string())
+            } else {
+                ("trick number", t.trick.to_string(), r.trick.to_string())
+            };
             return Err(mismatch(format!(
-                "trick {}: the engine plays {:?}, the record says {:?}; the record was edited, or the code changed since it was saved",
-                r.trick,
-                t.cards.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                r.cards.iter().map(ToString::to_string).collect::<Vec<_>>()
+                "trick {}: its {field} is {record} in the record, {engine} on the engine; the record was edited, or the code changed since it was saved",
+                r.trick
             )));
         }
         if again.tricks.len() != self.tricks.len()

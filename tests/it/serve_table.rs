@@ -205,6 +205,48 @@ fn whole_games_show_no_unseen_card_and_replay_from_their_records() {
         None,
     );
     assert_eq!(a["first_leader"], 2);
+    // A two-player match against search: the next game (seat 2 leads) still seats it.
+    let (status, v) = call(
+        &server.addr,
+        "POST",
+        "/api/games",
+        Some(json!({"players": 2, "opponent": "search", "seed": 4})),
+    );
+    assert_eq!(status, 201, "{v}");
+    {
+        let id = v["id"].as_str().unwrap();
+        let (status, n) = call(&server.addr, "POST", &format!("/api/games/{id}/next"), None);
+        assert_eq!(status, 200, "{n}");
+        assert_eq!(n["first_leader"], 2);
+        assert_eq!(n["match"]["game"], 2);
+    }
+}
+
+/// "Play this deal again" keeps both games' records and counts the deal once in the match.
+#[test]
+fn playing_a_deal_again_keeps_both_records_and_counts_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path());
+    let a = &server.addr;
+    let first = play_checked(a, json!({"players": 2, "seed": 12}));
+    let id = first["id"].as_str().unwrap().to_string();
+    let (_, mut v) = call(a, "POST", &format!("/api/games/{id}/again"), None);
+    while !v["over"].as_bool().unwrap() {
+        let card = v["legal"][0]["id"].as_u64().unwrap();
+        v = call(
+            a,
+            "POST",
+            &format!("/api/games/{id}/play"),
+            Some(json!({"card": card})),
+        )
+        .1;
+    }
+    assert_ne!(v["record"], first["record"]);
+    assert_eq!(v["match"]["score"], first["match"]["score"], "counted once");
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("games")).unwrap().count(),
+        2
+    );
 }
 
 #[test]
@@ -288,6 +330,12 @@ fn bad_requests_are_4xx_with_a_sentence_and_the_server_goes_on() {
         ("DELETE", "/api/games".into(), None, 405, "no such route"),
         ("GET", "/nothing".into(), None, 404, "not found"),
     ];
+    // A chunked body (no Content-Length) is refused before any worker reads it.
+    let mut c = TcpStream::connect(a).unwrap();
+    c.write_all(format!("POST /api/games HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{{}}\r\n0\r\n\r\n").as_bytes()).unwrap();
+    let mut out = String::new();
+    c.read_to_string(&mut out).unwrap();
+    assert!(out.starts_with("HTTP/1.1 411"), "{out}");
     for (method, path, body, want, words) in cases {
         let (status, out) = http(a, method, &path, body.as_deref());
         assert_eq!(status, want, "{method} {path}: {out}");

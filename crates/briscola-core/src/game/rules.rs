@@ -273,6 +273,16 @@ impl Rules {
         *self == Rules::standard()
     }
 
+    /// The standard two-player game whichever seat leads the first trick (a match rotating
+    /// its first leader): what a policy that reads only its own view needs.
+    pub fn is_standard_play(&self) -> bool {
+        Rules(RulesSpec {
+            first_leader: 0,
+            ..self.0
+        })
+        .is_standard()
+    }
+
     /// Players at the table.
     pub const fn players(&self) -> usize {
         self.0.players as usize

@@ -125,12 +125,13 @@ impl TablePolicy {
                 kind: spec.kind.as_str(),
             });
         }
-        if spec.kind == PolicyKind::Search && !rules.is_standard() {
+        // Both read only their seat's view, so who led the first trick does not matter.
+        if spec.kind == PolicyKind::Search && !rules.is_standard_play() {
             return Err(VariantFitError::SearchNeedsStandard {
                 name: spec.name.clone(),
             });
         }
-        if spec.kind == PolicyKind::Onnx && !rules.is_standard() {
+        if spec.kind == PolicyKind::Onnx && !rules.is_standard_play() {
             return Err(VariantFitError::OnnxNeedsStandard {
                 name: spec.name.clone(),
             });
