@@ -462,6 +462,11 @@ pub fn play(a: PlayArgs) -> Exit {
                 );
                 return Exit::Ok;
             }
+            SessionEnd::ReadFailed(t, e) => {
+                return bad(format!(
+                    "cannot read the moves during trick {t}: {e} (the game is not saved)"
+                ));
+            }
             SessionEnd::InputEnded(t) => {
                 return bad(format!(
                     "the moves ended during trick {t}, before the game did (not saved)"

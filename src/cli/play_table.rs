@@ -217,6 +217,11 @@ pub fn play_table(a: PlayArgs) -> Exit {
                 println!("game abandoned (not saved). Play this deal again: {again}");
                 return Exit::Ok;
             }
+            TableSessionEnd::ReadFailed(trick, e) => {
+                return bad(format!(
+                    "cannot read the moves during trick {trick}: {e} (the game is not saved)"
+                ));
+            }
             TableSessionEnd::InputEnded(trick) => {
                 return bad(format!(
                     "the moves ended during trick {trick}, before the game did (not saved)"

@@ -490,6 +490,17 @@ pub fn export(a: ExportArgs) -> Result<Exit, CliError> {
         ExportDest::Stdout
     } else {
         check_destination(&a.out)?;
+        let parent = match a.out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !parent.is_dir() {
+            return Err(usage(format!(
+                "--out {}: its directory {} does not exist; create it first, or name a file in an existing directory",
+                a.out.display(),
+                parent.display()
+            )));
+        }
         ExportDest::File(a.out.clone())
     };
     let source = match (&a.from, &a.study) {

@@ -39,6 +39,8 @@ pub enum SessionEnd {
     Quit,
     /// The input ended during this trick.
     InputEnded(u8),
+    /// The input could not be read during this trick (the error, in words).
+    ReadFailed(u8, String),
 }
 
 /// One line of input, understood.
@@ -211,9 +213,13 @@ impl Session<'_> {
             self.prompt(n);
             let mut line = String::new();
             match input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
+                Ok(0) => {
                     self.say("");
                     return Err(SessionEnd::InputEnded(v.trick));
+                }
+                Err(e) => {
+                    self.say("");
+                    return Err(SessionEnd::ReadFailed(v.trick, e.to_string()));
                 }
                 Ok(_) => {}
             }

@@ -52,6 +52,8 @@ pub enum TableSessionEnd {
     Quit,
     /// The input ended during this trick.
     InputEnded(u8),
+    /// The input could not be read during this trick (the error, in words).
+    ReadFailed(u8, String),
 }
 
 const HELP: &str = "keys: a card's number plays it (then Enter); h hint: what the paper's policies would play and why; w why: the reasons of this trick's computer plays; p show/hide points; l last trick; q quit; ? this help";
@@ -242,9 +244,13 @@ impl Session<'_> {
             let _ = self.out.flush();
             let mut line = String::new();
             match input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
+                Ok(0) => {
                     self.say("");
                     return Err(TableSessionEnd::InputEnded(v.trick));
+                }
+                Err(e) => {
+                    self.say("");
+                    return Err(TableSessionEnd::ReadFailed(v.trick, e.to_string()));
                 }
                 Ok(_) => {}
             }

@@ -433,13 +433,13 @@ fn export_into_a_missing_directory_fails_and_writes_nothing() {
             ],
             dir.path(),
         );
-        // An I/O failure at write time: exit 1 (src/cli.rs, Exit::StageFailed: "a stage failed
-        // (or another runtime error, e.g. I/O)").
-        assert_exit(&o, 1);
+        // A directory that is not there is bad usage, refused before anything is read: exit 2
+        // (the README's exit-code table; issue 26 found exit 1 here).
+        assert_exit(&o, 2);
         let err = stderr(&o);
         assert!(!err.contains("panicked"), "{err}");
         assert!(
-            err.contains("cannot write") && err.contains("missing/tricks.out"),
+            err.contains("does not exist") && err.contains("missing/tricks.out"),
             "{err}"
         );
         assert!(!dir.path().join("missing").exists());

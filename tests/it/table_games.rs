@@ -360,6 +360,16 @@ fn bad_replay_export_and_play_input_is_a_sentence() {
         &["replay", "--record", "/dev/null"],
         &["play", "--config", "nothere.toml", "--moves", "-"],
         &[
+            "export",
+            "games",
+            "--study",
+            "four",
+            "--format",
+            "csv",
+            "--out",
+            "/nonexistent-dir/x.csv",
+        ],
+        &[
             "play",
             "--players",
             "4",
@@ -383,6 +393,14 @@ fn bad_replay_export_and_play_input_is_a_sentence() {
             stdout(&o)
         );
     }
+    // A moves "file" that cannot be read (a directory) is said so, not "the moves ended".
+    let o = briscola(&["play", "--moves", "/", "--no-record"], p);
+    assert_eq!(code(&o), Some(2));
+    assert!(
+        stderr(&o).contains("cannot read the moves"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
