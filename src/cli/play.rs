@@ -98,15 +98,7 @@ pub(super) fn replay_exit(e: ReplayError) -> Exit {
 }
 
 fn print(r: &Replay, json: bool) -> Exit {
-    let text = if json {
-        let mut s = serde_json::to_string_pretty(&r.to_json()).unwrap_or_default();
-        s.push('\n');
-        s
-    } else {
-        r.to_text()
-    };
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
-    Exit::Ok
+    print_json_or_text(r.to_json(), r.to_text(), json)
 }
 
 /// Run `replay`.

@@ -228,13 +228,7 @@ impl GameRecord {
     }
 
     fn deck_checked(&self) -> Result<Deck, String> {
-        let ids: Vec<u8> = self.deck.iter().map(|c| c.id()).collect();
-        Deck::from_ids(&ids).ok_or_else(|| {
-            format!(
-                "{} cards, not the 40 distinct cards of the deck",
-                self.deck.len()
-            )
-        })
+        deck_of(&self.deck)
     }
 
     /// Write the record as pretty JSON to `path` (through a temporary file in the same
@@ -351,6 +345,17 @@ pub(crate) fn record_spec(spec: &PolicySpec, path: &Path) -> PolicySpec {
     let dir = path.parent().unwrap_or(Path::new(""));
     super::model_paths::models_from_record(&mut spec, dir);
     spec
+}
+
+/// A record's `deck` field as a deck: the 40 distinct cards, or what is wrong.
+pub(crate) fn deck_of(cards: &[Card]) -> Result<Deck, String> {
+    let ids: Vec<u8> = cards.iter().map(|c| c.id()).collect();
+    Deck::from_ids(&ids).ok_or_else(|| {
+        format!(
+            "{} cards, not the 40 distinct cards of the deck",
+            cards.len()
+        )
+    })
 }
 
 /// A record file's text: at most 1 MiB (a whole game's record is a few kilobytes), UTF-8.

@@ -229,13 +229,7 @@ impl TableRecord {
     }
 
     fn deck_checked(&self) -> Result<Deck, String> {
-        let ids: Vec<u8> = self.deck.iter().map(|c| c.id()).collect();
-        Deck::from_ids(&ids).ok_or_else(|| {
-            format!(
-                "{} cards, not the 40 distinct cards of the deck",
-                self.deck.len()
-            )
-        })
+        super::game_record::deck_of(&self.deck)
     }
 
     /// Write the record as pretty JSON to `path` (through a temporary file, then a rename).

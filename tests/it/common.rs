@@ -290,3 +290,44 @@ pub fn file_hashes(root: &Path) -> BTreeMap<String, String> {
     }
     out
 }
+
+/// Debian's headless browser, for the report and web-table tests (they skip without it).
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Headless Chromium on `url` with a fresh profile in `profile`, no network beyond the URL,
+/// and `extra` flags (e.g. `--dump-dom`).
+pub fn chromium(profile: &Path, extra: &[&str], url: &str) -> Output {
+    let profile_arg = format!("--user-data-dir={}", profile.display());
+    let mut args = vec![
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        profile_arg.as_str(),
+    ];
+    args.extend_from_slice(extra);
+    args.push(url);
+    Command::new(CHROMIUM)
+        .args(&args)
+        .output()
+        .expect("run chromium")
+}
+
+/// One tmux command; its standard output.
+pub fn tmux(args: &[&str]) -> String {
+    let o = Command::new("tmux").args(args).output().expect("tmux runs");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The person's moves in the terminal-game tests: always the first card of the hand.
+pub struct FirstCard;
+impl briscola::game::Policy for FirstCard {
+    fn choose(&self, _: &briscola::game::SeatView<'_>, _: &mut briscola::game::SeatRng) -> usize {
+        0
+    }
+}

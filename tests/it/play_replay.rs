@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use briscola::game::{Deck, NoTricks, Policy, SeatRng, SeatView, play_game};
+use briscola::game::{Deck, NoTricks, SeatRng, play_game};
 use briscola::policy::{PolicyKind, PolicySpec, TieBreak};
 use briscola::tournament::DealStream;
 use serde_json::Value;
@@ -179,19 +179,6 @@ fn replay_of_paper_game_1_matches_the_export_card_for_card() {
         "{}",
         stderr(&o)
     );
-}
-
-/// The person's moves in the tmux game: always the first card of the hand.
-struct FirstCard;
-impl Policy for FirstCard {
-    fn choose(&self, _: &SeatView<'_>, _: &mut SeatRng) -> usize {
-        0
-    }
-}
-
-fn tmux(args: &[&str]) -> String {
-    let o = Command::new("tmux").args(args).output().expect("tmux runs");
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 #[test]

@@ -6,7 +6,6 @@
 //! touches the network or the user's browser profile (a fresh profile directory per run).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use briscola::plot::write_figures;
 use briscola::report::ReportFormat;
@@ -14,7 +13,7 @@ use briscola::report::render::FigureLocations;
 use briscola::report::{Provenance, Published, ReportContext, render_report};
 use briscola::results::fixture;
 
-const CHROMIUM: &str = "/usr/bin/chromium";
+use crate::common::{CHROMIUM, chromium};
 
 fn render_fixture(dir: &Path) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -45,28 +44,6 @@ fn render_fixture(dir: &Path) -> PathBuf {
     )
     .unwrap();
     out.join("report.html")
-}
-
-fn chromium(profile: &Path, extra: &[&str], url: &str) -> std::process::Output {
-    let profile_arg = format!("--user-data-dir={}", profile.display());
-    let mut args = vec![
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        profile_arg.as_str(),
-    ];
-    args.extend_from_slice(extra);
-    args.push(url);
-    Command::new(CHROMIUM)
-        .args(&args)
-        .output()
-        .expect("run chromium")
 }
 
 #[test]

@@ -9,39 +9,15 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
-use crate::common::{assert_exit, briscola, study};
+use crate::common::{CHROMIUM, assert_exit, briscola, chromium, study};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
 /// The limits the issue sets.
 const MAX_BYTES: usize = 600_000;
 const MAX_HEIGHT_1280: u64 = 30_000;
 const MAX_HEIGHT_420: u64 = 60_000;
 /// A4 at the print stylesheet's 12 mm side margins, in CSS pixels (186 mm at 96 px per inch).
 const PRINT_WIDTH: u32 = 703;
-
-fn chromium(profile: &Path, extra: &[&str], url: &str) -> std::process::Output {
-    let profile_arg = format!("--user-data-dir={}", profile.display());
-    let mut args = vec![
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        profile_arg.as_str(),
-    ];
-    args.extend_from_slice(extra);
-    args.push(url);
-    Command::new(CHROMIUM)
-        .args(&args)
-        .output()
-        .expect("run chromium")
-}
 
 /// The report without its CSP (so a measuring script may run), the script appended.
 fn with_script(html: &str, script: &str) -> String {

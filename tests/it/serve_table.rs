@@ -425,29 +425,6 @@ fn two_hundred_concurrent_games_play_to_the_end() {
     assert_eq!(saved, 200);
 }
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-
-fn chromium(profile: &Path, extra: &[&str], url: &str) -> std::process::Output {
-    let profile_arg = format!("--user-data-dir={}", profile.display());
-    let mut args = vec![
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        profile_arg.as_str(),
-    ];
-    args.extend_from_slice(extra);
-    args.push(url);
-    Command::new(CHROMIUM)
-        .args(&args)
-        .output()
-        .expect("run chromium")
-}
-
 /// Headless Chromium plays a whole four-player partnership game by clicking the first playable
 /// card of the hand each turn (the page's `autoplay=1`), and the final team points it shows are
 /// those of `briscola replay --record` of the saved record. Screenshots at 1280 and 420 px are

@@ -463,22 +463,6 @@ fn a_four_player_partnership_game_from_moves_replays_from_its_record() {
     assert_exit(&o, 2);
 }
 
-/// The person's moves: always the first card of the hand (legal: no must-follow-suit).
-struct FirstCard;
-impl briscola::game::Policy for FirstCard {
-    fn choose(&self, _: &briscola::game::SeatView<'_>, _: &mut briscola::game::SeatRng) -> usize {
-        0
-    }
-}
-
-fn tmux(args: &[&str]) -> String {
-    let o = std::process::Command::new("tmux")
-        .args(args)
-        .output()
-        .expect("tmux runs");
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
 /// The classic game at the terminal: a whole four-player partnership game typed into tmux
 /// (a bad key first), its final team points checked against the engine's own `play_table` of
 /// the same deal with the same moves, and the saved record replayed.
