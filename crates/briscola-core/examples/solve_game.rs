@@ -76,20 +76,23 @@ fn main() -> ExitCode {
     }
     let start = Instant::now();
     let mut iter_time = 0.0;
-    let mut last = Instant::now();
+    let mut checkpoints = Vec::new();
     println!("iteration  value  exploitability  (points: seat 0 minus seat 1)");
-    let checkpoints = cfr.run(iterations, &marks, |_, c| {
-        iter_time += last.elapsed().as_secs_f64();
-        if let Some(c) = c {
-            println!("{:>9}  {:+.6}  {:.6}", c.iteration, c.value, c.exploitability);
+    for t in 1..=iterations {
+        let s = Instant::now();
+        cfr.iterate();
+        iter_time += s.elapsed().as_secs_f64();
+        if marks.contains(&t) || t == iterations {
+            let e = cfr.exploitability();
+            println!("{t:>9}  {:+.6}  {:.6}", e.value, e.exploitability);
+            checkpoints.push(e);
         }
-        last = Instant::now();
-    });
+    }
     let total = start.elapsed().as_secs_f64();
     let stats = cfr.stats();
     let last_c = checkpoints.last().expect("at least one iteration");
     println!(
-        "CFR+: {} iterations in {:.2} s ({:.3} iterations/s, checkpoints included: {:.2} s in all)",
+        "CFR+: {} iterations in {:.2} s ({:.3} iterations/s; with the checkpoints' exact best responses {:.2} s in all)",
         iterations,
         iter_time,
         iterations as f64 / iter_time,
@@ -101,8 +104,8 @@ fn main() -> ExitCode {
         stats.bytes as f64 / (1 << 20) as f64
     );
     println!(
-        "game value (average strategy) {:+.6}, exploitability {:.6}",
-        last_c.value, last_c.exploitability
+        "game value (average strategy) {:+.6}, exploitability {:.6} (BR seat 0 {:+.6}, BR seat 1 {:+.6})",
+        last_c.value, last_c.exploitability, last_c.best_response[0], last_c.best_response[1]
     );
     let tie = TieBreak::AsReleased;
     let policies: [(&str, Box<dyn Policy>); 3] = [
