@@ -112,7 +112,7 @@ impl Walk<'_, '_> {
             debug_assert!(self.nodes[id as usize].parent == cur, "perfect recall");
             let pos = canonical(hand);
             for (i, &p) in pos[..len].iter().enumerate() {
-                st.play(game, p as usize, &mut |pr, c| {
+                st.play(game, p as usize, &mut |pr: f64, c: &State| {
                     self.walk(c, reach * pr, id, i as u8)
                 });
             }
@@ -121,7 +121,7 @@ impl Walk<'_, '_> {
             self.opp.probs(st, &mut probs);
             for (i, &q) in probs[..len].iter().enumerate() {
                 if q > 0.0 {
-                    st.play(game, i, &mut |pr, c| self.walk(c, reach * q * pr, cur, act));
+                    st.play(game, i, &mut |pr: f64, c: &State| self.walk(c, reach * q * pr, cur, act));
                 }
             }
         }
@@ -143,7 +143,7 @@ pub(crate) fn profile_value(
         let mut v = 0.0;
         for (i, &q) in probs[..st.sim.hand(seat).len()].iter().enumerate() {
             if q > 0.0 {
-                st.play(game, i, &mut |pr, c| v += q * pr * walk(game, c, s));
+                st.play(game, i, &mut |pr: f64, c: &State| v += q * pr * walk(game, c, s));
             }
         }
         v

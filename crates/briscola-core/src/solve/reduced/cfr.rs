@@ -201,7 +201,7 @@ impl<'g> Cfr<'g> {
                     continue;
                 }
                 let mut vi = 0.0;
-                st.play(game, pos[i] as usize, &mut |pr, c| {
+                st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
                     vi += pr * self.traverse(c, p, w, rp * sigma[i], ro * pr)
                 });
                 v[i] = vi;
@@ -220,7 +220,7 @@ impl<'g> Cfr<'g> {
                     continue;
                 }
                 let q = sigma[i];
-                st.play(game, pos[i] as usize, &mut |pr, c| {
+                st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
                     node += q * pr * self.traverse(c, p, w, rp, ro * q * pr)
                 });
             }

@@ -164,3 +164,61 @@ pub(crate) fn permute(v: &mut [u8], i: usize, f: &mut dyn FnMut(&[u8])) {
         v.swap(i, j);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::reduced::observation::Observation;
+
+    /// A full walk of two small games: the terminal histories number `histories()`, their
+    /// probabilities (uniform play) sum to 1, every game's points sum to the deck's, and every decision's
+    /// key reads back to an observation whose key it is, with the mover's hand equal to its
+    /// dealt cards plus draws minus its plays.
+    #[test]
+    fn walk_counts_probabilities_and_keys_agree() {
+        for spec in [
+            ReducedSpec::default(),
+            ReducedSpec {
+                suits: 3,
+                ranks: vec![1, 3],
+                hand: 1,
+            },
+        ] {
+            let game = ReducedGame::new(spec).unwrap();
+            let (mut leaves, mut mass, mut keys) = (0u128, 0.0, 0u64);
+            fn walk(g: &ReducedGame, st: &State, p: f64, acc: &mut (u128, f64, u64)) {
+                let Some(seat) = st.sim.to_move() else {
+                    assert_eq!(
+                        st.sim.points[0] as u32 + st.sim.points[1] as u32,
+                        g.total_points()
+                    );
+                    acc.0 += 1;
+                    acc.1 += p;
+                    return;
+                };
+                let key = st.key(seat);
+                let obs = Observation::from_key(g, key);
+                assert_eq!(obs.key(g), Some(key));
+                assert_eq!(obs.seat as usize, seat);
+                let mut held: Vec<_> = obs.hand.iter().chain(&obs.draws).copied().collect();
+                held.retain(|c| !obs.plays.contains(c));
+                held.sort();
+                let mut hand: Vec<_> = st.sim.hand(seat).iter().map(|&c| g.cards()[c as usize]).collect();
+                hand.sort();
+                assert_eq!(held, hand);
+                acc.2 += 1;
+                let len = st.sim.hand(seat).len() as f64;
+                for i in 0..st.sim.hand(seat).len() {
+                    st.play(g, i, |q: f64, c: &State| walk(g, c, p * q / len, acc));
+                }
+            }
+            let mut acc = (0u128, 0.0, 0u64);
+            game.for_each_deal([false, true], &mut |p, st| walk(&game, st, p, &mut acc));
+            (leaves, mass, keys) = (leaves + acc.0, mass + acc.1, keys + acc.2);
+            let orders = (1..=game.hand_size() as u128).product::<u128>();
+            assert_eq!(leaves, game.histories() * orders);
+            assert!((mass - 1.0).abs() < 1e-9, "{mass}");
+            assert!(keys > 0);
+        }
+    }
+}

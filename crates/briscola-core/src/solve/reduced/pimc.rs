@@ -116,8 +116,40 @@ impl Strategy for Agent<'_> {
 }
 
 impl Agent<'_> {
-    /// The card (local) the agent plays at the observation `key`.
+    /// The card (local) the agent plays at the observation `key`: the best mean over the
+    /// (sampled) consistent worlds, ties to the smallest card.
     fn decide(&mut self, key: u128) -> u8 {
+        let mut worlds = self.worlds(key);
+        if let Some(m) = self.max_worlds
+            && worlds.len() > m
+        {
+            let mut rng = SplitMix(self.seed ^ (key as u64) ^ ((key >> 64) as u64).rotate_left(17));
+            for i in 0..m {
+                let j = i + (rng.next() % (worlds.len() - i) as u64) as usize;
+                worlds.swap(i, j);
+            }
+            worlds.truncate(m);
+        }
+        self.worlds += worlds.len() as u64;
+        let game = self.game;
+        let hand = worlds[0].sim.hand(self.seat).to_vec();
+        let pos = canonical(&hand);
+        let mut best = (i64::MIN, 0u8);
+        for &p in &pos[..hand.len()] {
+            let mut total: i64 = 0;
+            for w in &worlds {
+                let (child, next) = step(game, &w.sim, p as usize, &w.stock, 0);
+                total += self.search(&child, &w.stock, next) as i64;
+            }
+            if total > best.0 {
+                best = (total, hand[p as usize]);
+            }
+        }
+        best.1
+    }
+
+    /// Every world consistent with the observation `key` (each equally likely).
+    fn worlds(&mut self, key: u128) -> Vec<World> {
         let game = self.game;
         let obs = Observation::from_key(game, key);
         let loc = |c| game.local(c).expect("card of this deck");
@@ -150,31 +182,7 @@ impl Agent<'_> {
             }
             self.replay(sim, &seen, 0, 0, left, &mut worlds);
         });
-        if let Some(m) = self.max_worlds
-            && worlds.len() > m
-        {
-            let mut rng = SplitMix(self.seed ^ (key as u64) ^ ((key >> 64) as u64).rotate_left(17));
-            for i in 0..m {
-                let j = i + (rng.next() % (worlds.len() - i) as u64) as usize;
-                worlds.swap(i, j);
-            }
-            worlds.truncate(m);
-        }
-        self.worlds += worlds.len() as u64;
-        let hand = worlds[0].sim.hand(self.seat).to_vec();
-        let pos = canonical(&hand);
-        let mut best = (i64::MIN, 0u8);
-        for &p in &pos[..hand.len()] {
-            let mut total: i64 = 0;
-            for w in &worlds {
-                let (child, next) = step(game, &w.sim, p as usize, &w.stock, 0);
-                total += self.search(&child, &w.stock, next) as i64;
-            }
-            if total > best.0 {
-                best = (total, hand[p as usize]);
-            }
-        }
-        best.1
+        worlds
     }
 
     /// Replays the seen plays from `sim` (the next play is `seen.plays[pi]`, the agent's next
@@ -342,5 +350,194 @@ impl SplitMix {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{SeatRng, SeatView};
+    use crate::solve::reduced::spec::ReducedSpec;
+
+    /// Plays the first card of its hand: its choice depends only on the hand's order.
+    struct First;
+    impl Policy for First {
+        fn choose(&self, _: &SeatView<'_>, _: &mut SeatRng) -> usize {
+            0
+        }
+    }
+
+    /// Plays its cheapest card, ties to the earliest; follows with the first card that wins.
+    struct Cheap;
+    impl Policy for Cheap {
+        fn choose(&self, v: &SeatView<'_>, _: &mut SeatRng) -> usize {
+            if let Some(led) = v.table
+                && let Some(i) = v
+                    .hand
+                    .iter()
+                    .position(|&c| !crate::game::leader_wins(led, c, v.trump))
+            {
+                return i;
+            }
+            (0..v.hand.len()).min_by_key(|&i| v.hand[i].points()).unwrap()
+        }
+    }
+
+    /// A world as the brute force sees it: the target's hand and the future stock's order.
+    fn shape(sim: &Sim, seat: usize, stock: &[u8]) -> (Vec<u8>, Vec<u8>, [u8; 2], u8) {
+        (sim.hand(seat).to_vec(), stock.to_vec(), sim.points, sim.leader)
+    }
+
+    /// The consistent worlds at every decision of the agent, on sampled lines of every deal,
+    /// are exactly the complete deals (target's hand in order, stock in order) that replay to
+    /// what the agent saw: none the target's past plays rule out, none missing, the true one
+    /// among them.
+    #[test]
+    fn consistent_worlds_are_exactly_the_replayable_deals() {
+        let game = ReducedGame::new(ReducedSpec::default()).unwrap();
+        let n = game.deck_size() as u8;
+        let h = game.hand_size();
+        let mut checked = 0;
+        for target in [&First as &dyn Policy, &Cheap] {
+            for seat in 0..2 {
+                let mut agent = Agent {
+                    game: &game,
+                    target: PolicyStrategy::new(&game, target),
+                    seat,
+                    cache: KeyMap::default(),
+                    max_worlds: None,
+                    seed: 0,
+                    worlds: 0,
+                };
+                // A sample of true deals: every 97th permutation-like deal.
+                let mut deck: Vec<u8> = (0..n).collect();
+                let mut k = 0u64;
+                permute(&mut deck, 0, &mut |d| {
+                    k += 1;
+                    if k % 97 != 0 {
+                        return;
+                    }
+                    let (hands, stock) = ([&d[..h], &d[h..2 * h]], &d[2 * h..]);
+                    let face = *stock.last().unwrap();
+                    let mut sim = Sim::deal(face, hands, stock.len() as u8 - 1);
+                    let mut next = 0;
+                    let (mut plays, mut draws) = (Vec::new(), Vec::new());
+                    let mut line = k;
+                    while let Some(m) = sim.to_move() {
+                        let pos = if m == seat {
+                            let obs = Observation {
+                                seat: seat as u8,
+                                face_up: game.cards()[face as usize],
+                                hand: hands[seat].iter().map(|&c| game.cards()[c as usize]).collect(),
+                                draws: draws.iter().map(|&c| game.cards()[c as usize]).collect(),
+                                plays: plays.iter().map(|&c| game.cards()[c as usize]).collect(),
+                            };
+                            let key = obs.key(&game).unwrap();
+                            let mut got: Vec<_> = agent
+                                .worlds(key)
+                                .iter()
+                                .map(|w| shape(&w.sim, 1 - seat, &w.stock))
+                                .collect();
+                            got.sort();
+                            let want = brute_worlds(&game, seat, target, hands[seat], face, &plays, &draws);
+                            assert_eq!(got, want, "deal {d:?} plays {plays:?}");
+                            let truth = shape(&sim, 1 - seat, &stock[next..stock.len() - 1]);
+                            assert!(got.contains(&truth));
+                            checked += 1;
+                            line /= 3;
+                            (line % sim.hand(m).len() as u64) as usize
+                        } else {
+                            agent.target.choose(&sim)
+                        };
+                        let before = sim.lens[seat];
+                        let card = sim.hand(m)[pos];
+                        let (s2, nx) = step(&game, &sim, pos, &stock[..stock.len() - 1], next);
+                        plays.push(card);
+                        if s2.lens[seat] > before - (m == seat) as u8 {
+                            draws.push(s2.hands[seat][s2.lens[seat] as usize - 1]);
+                        }
+                        sim = s2;
+                        next = nx;
+                    }
+                });
+            }
+        }
+        assert!(checked > 200, "{checked}");
+    }
+
+    /// Every complete deal of the cards the agent has not seen (the target's hand in order,
+    /// then the stock in order), kept when replaying it gives the seen plays and draws.
+    fn brute_worlds(
+        game: &ReducedGame,
+        seat: usize,
+        target: &dyn Policy,
+        own: &[u8],
+        face: u8,
+        plays: &[u8],
+        draws: &[u8],
+    ) -> Vec<(Vec<u8>, Vec<u8>, [u8; 2], u8)> {
+        let n = game.deck_size() as u8;
+        let h = game.hand_size();
+        let mut hidden: Vec<u8> = (0..n)
+            .filter(|c| *c != face && !own.contains(c) && !draws.contains(c))
+            .collect();
+        let mut out = Vec::new();
+        let mut pol = PolicyStrategy::new(game, target);
+        permute(&mut hidden, 0, &mut |perm| {
+            let t_hand = &perm[..h];
+            let mut hands: [&[u8]; 2] = [&[], &[]];
+            hands[seat] = own;
+            hands[1 - seat] = t_hand;
+            // The stock: the target's draws and the agent's seen draws in drawing order.
+            let unknown = (n as usize - 1 - 2 * h) as u8;
+            let mut sim = Sim::deal(face, hands, unknown);
+            let mut tq = perm[h..].iter();
+            let mut aq = draws.iter();
+            let mut pi = 0;
+            while pi < plays.len() {
+                let m = sim.to_move().unwrap();
+                let pos = if m == seat {
+                    match sim.hand(m).iter().position(|&c| c == plays[pi]) {
+                        Some(p) => p,
+                        None => return,
+                    }
+                } else {
+                    let p = pol.choose(&sim);
+                    if sim.hand(m)[p] != plays[pi] {
+                        return;
+                    }
+                    p
+                };
+                let (_, done) = sim.play(game, pos);
+                pi += 1;
+                if let Some(w) = done
+                    && let Some(both) = sim.draws()
+                {
+                    for (i, s) in [w, 1 - w].into_iter().enumerate() {
+                        let c = if i == 1 && !both {
+                            if s == seat && aq.next() != Some(&face) {
+                                return;
+                            }
+                            face
+                        } else if s == seat {
+                            match aq.next() {
+                                Some(&c) => c,
+                                None => return,
+                            }
+                        } else {
+                            *tq.next().unwrap()
+                        };
+                        sim.give(s, c);
+                    }
+                }
+            }
+            if aq.next().is_some() {
+                return;
+            }
+            let rest: Vec<u8> = tq.copied().collect();
+            out.push(shape(&sim, 1 - seat, &rest));
+        });
+        out.sort();
+        out
     }
 }

@@ -65,7 +65,7 @@ impl State {
     /// The mover plays its card at `pos`; `f` gets each resulting state with its chance
     /// probability (one state with probability 1 unless draws follow).
     #[inline]
-    pub fn play(&self, game: &ReducedGame, pos: usize, f: &mut dyn FnMut(f64, &State)) {
+    pub fn play<F: FnMut(f64, &State)>(&self, game: &ReducedGame, pos: usize, mut f: F) {
         let radix = game.deck_size() as u128;
         let mut s = *self;
         let (card, done) = s.sim.play(game, pos);
