@@ -4,7 +4,8 @@
 //!
 //! Invariant: each information set owns one contiguous block of `2 * actions` numbers (the
 //! regrets, never negative, then the strategy sums) whose slot `i` is the `i`-th smallest card
-//! in hand, so the hand's order never changes what a slot means.
+//! in hand, so the hand's order never changes what a slot means; every walk visits every
+//! decision (no pruning), in the same order, so a recorded order of blocks stays valid.
 
 use super::best_response::{Exploitability, exploitability_of};
 use super::game::ReducedGame;
@@ -21,7 +22,16 @@ pub struct Cfr<'g> {
     index: KeyMap<u32>,
     data: Vec<f64>,
     iterations: u64,
+    /// Every decision's block offset in the walk's order, once a walk has recorded it (the
+    /// walk visits every decision in the same order each time), so later walks read it in
+    /// sequence instead of hashing keys; `None` for games too large to keep it.
+    order: Option<Vec<u32>>,
+    recorded: bool,
+    cursor: usize,
 }
+
+/// Histories up to which the walk's order of blocks is kept (4 bytes per decision).
+const RECORD_ORDER_UP_TO: u128 = 50_000_000;
 
 /// The average strategy after some iterations, with its value and exploitability.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -39,7 +49,8 @@ pub struct Checkpoint {
 pub struct TableStats {
     /// Information sets of both seats.
     pub info_sets: usize,
-    /// Bytes held: the hash index (allocated slots) and the regret and strategy numbers.
+    /// Bytes held: the hash index (allocated slots), the regret and strategy numbers (f64) and
+    /// the recorded walk order (4 bytes per decision node, for games small enough).
     pub bytes: usize,
 }
 
@@ -51,6 +62,9 @@ impl<'g> Cfr<'g> {
             index: KeyMap::default(),
             data: Vec::new(),
             iterations: 0,
+            order: (game.histories() <= RECORD_ORDER_UP_TO).then(Vec::new),
+            recorded: false,
+            cursor: 0,
         }
     }
 
@@ -70,9 +84,11 @@ impl<'g> Cfr<'g> {
         let w = self.iterations as f64;
         let game = self.game;
         for p in 0..2 {
+            self.cursor = 0;
             game.for_each_deal([false; 2], &mut |pr, st| {
                 self.traverse(st, p, w, 1.0, pr);
             });
+            self.recorded = self.order.is_some();
         }
     }
 
@@ -119,9 +135,10 @@ impl<'g> Cfr<'g> {
     /// Information sets and bytes.
     pub fn stats(&self) -> TableStats {
         let slot = std::mem::size_of::<(u128, u32)>() + 1;
+        let order = self.order.as_ref().map_or(0, |o| o.capacity() * 4);
         TableStats {
             info_sets: self.index.len(),
-            bytes: self.index.capacity() * slot + self.data.capacity() * 8,
+            bytes: self.index.capacity() * slot + self.data.capacity() * 8 + order,
         }
     }
 
@@ -182,7 +199,20 @@ impl<'g> Cfr<'g> {
         let hand = st.sim.hand(seat);
         let len = hand.len();
         let pos = canonical(hand);
-        let off = self.block(st.key(seat), len);
+        let off = match &mut self.order {
+            Some(order) if self.recorded => {
+                let off = order[self.cursor] as usize;
+                self.cursor += 1;
+                off
+            }
+            _ => {
+                let off = self.block(st.key(seat), len);
+                if let Some(order) = &mut self.order {
+                    order.push(off as u32);
+                }
+                off
+            }
+        };
         let mut sigma = [0.0; MAX_HAND];
         let r = &self.data[off..off + len];
         let total: f64 = r.iter().sum();
@@ -197,9 +227,6 @@ impl<'g> Cfr<'g> {
             let mut v = [0.0; MAX_HAND];
             let mut node = 0.0;
             for i in 0..len {
-                if sigma[i] == 0.0 && ro == 0.0 {
-                    continue;
-                }
                 let mut vi = 0.0;
                 st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
                     vi += pr * self.traverse(c, p, w, rp * sigma[i], ro * pr)
@@ -216,9 +243,6 @@ impl<'g> Cfr<'g> {
         } else {
             let mut node = 0.0;
             for i in 0..len {
-                if sigma[i] == 0.0 && rp == 0.0 {
-                    continue;
-                }
                 let q = sigma[i];
                 st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
                     node += q * pr * self.traverse(c, p, w, rp, ro * q * pr)
