@@ -5,7 +5,8 @@
 //!
 //! Invariant: every number printed comes from the core; the example adds only timing.
 //!
-//! Usage: `solve_game SUITS RANKS HAND ITERATIONS [MAX_WORLDS] [--no-pimc]`, e.g.
+//! Usage: `solve_game SUITS RANKS HAND ITERATIONS [MAX_WORLDS] [--no-pimc] [--no-checkpoints]`
+//! (ITERATIONS 0: the policies only), e.g.
 //! `cargo run --release -p briscola-core --example solve_game -- 2 1,3,10,8 3 200`.
 
 use briscola_core::game::Policy;
@@ -18,10 +19,11 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: solve_game SUITS RANKS HAND ITERATIONS [MAX_WORLDS] [--no-pimc]  \
+    let usage = "usage: solve_game SUITS RANKS HAND ITERATIONS [MAX_WORLDS] [--no-pimc] [--no-checkpoints]  \
                  (RANKS comma-separated, e.g. 1,3,10,8)";
     let no_pimc = args.iter().any(|a| a == "--no-pimc");
-    let args: Vec<&String> = args.iter().filter(|a| *a != "--no-pimc").collect();
+    let no_checkpoints = args.iter().any(|a| a == "--no-checkpoints");
+    let args: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     if args.len() < 4 {
         eprintln!("{usage}");
         return ExitCode::from(2);
@@ -82,7 +84,7 @@ fn main() -> ExitCode {
         let s = Instant::now();
         cfr.iterate();
         iter_time += s.elapsed().as_secs_f64();
-        if marks.contains(&t) || t == iterations {
+        if !no_checkpoints && (marks.contains(&t) || t == iterations) {
             let e = cfr.exploitability();
             println!("{t:>9}  {:+.6}  {:.6}", e.value, e.exploitability);
             checkpoints.push(e);
@@ -90,23 +92,26 @@ fn main() -> ExitCode {
     }
     let total = start.elapsed().as_secs_f64();
     let stats = cfr.stats();
-    let last_c = checkpoints.last().expect("at least one iteration");
-    println!(
-        "CFR+: {} iterations in {:.2} s ({:.3} iterations/s; with the checkpoints' exact best responses {:.2} s in all)",
-        iterations,
-        iter_time,
-        iterations as f64 / iter_time,
-        total
-    );
-    println!(
-        "information sets {}, table {:.2} MiB",
-        stats.info_sets,
-        stats.bytes as f64 / (1 << 20) as f64
-    );
-    println!(
-        "game value (average strategy) {:+.6}, exploitability {:.6} (BR seat 0 {:+.6}, BR seat 1 {:+.6})",
-        last_c.value, last_c.exploitability, last_c.best_response[0], last_c.best_response[1]
-    );
+    if iterations > 0 {
+        println!(
+            "CFR+: {} iterations in {:.2} s ({:.3} iterations/s; with the checkpoints' exact best responses {:.2} s in all)",
+            iterations,
+            iter_time,
+            iterations as f64 / iter_time,
+            total
+        );
+        println!(
+            "information sets {}, table {:.2} MiB",
+            stats.info_sets,
+            stats.bytes as f64 / (1 << 20) as f64
+        );
+    }
+    if let Some(last_c) = checkpoints.last() {
+        println!(
+            "game value (average strategy) {:+.6}, exploitability {:.6} (BR seat 0 {:+.6}, BR seat 1 {:+.6})",
+            last_c.value, last_c.exploitability, last_c.best_response[0], last_c.best_response[1]
+        );
+    }
     let tie = TieBreak::AsReleased;
     let policies: [(&str, Box<dyn Policy>); 3] = [
         ("greedy", Box::new(Greedy::new(tie))),
@@ -119,7 +124,11 @@ fn main() -> ExitCode {
     for (name, p) in &policies {
         let t = Instant::now();
         let e = policy_exploitability(&game, p.as_ref());
-        let vs = policy_vs_cfr(&game, p.as_ref(), &cfr);
+        let vs = if iterations > 0 {
+            policy_vs_cfr(&game, p.as_ref(), &cfr)
+        } else {
+            f64::NAN
+        };
         let t_exact = t.elapsed().as_secs_f64();
         let (pb, t_pimc) = if no_pimc {
             (None, 0.0)

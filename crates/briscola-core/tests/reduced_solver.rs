@@ -132,7 +132,8 @@ impl Fixed<'_> {
                     draws: s.draws[seat].clone(),
                     plays: s.plays.clone(),
                 };
-                c.average_at(&obs, &s.hands[seat]).expect("an information set CFR met")
+                c.average_at(&obs, &s.hands[seat])
+                    .expect("an information set CFR met")
             }
         }
     }
@@ -243,7 +244,10 @@ fn policies() -> Vec<(&'static str, Box<dyn Policy>)> {
         ("greedy", Box::new(Greedy::new(tie))),
         ("hoarder", Box::new(Hoarder::new(10, tie))),
         ("counter", Box::new(Counter::new(10, tie))),
-        ("greedy as-written", Box::new(Greedy::new(TieBreak::AsWritten))),
+        (
+            "greedy as-written",
+            Box::new(Greedy::new(TieBreak::AsWritten)),
+        ),
         ("hoarder threshold 4", Box::new(Hoarder::new(4, tie))),
     ]
 }
@@ -253,7 +257,11 @@ fn policies() -> Vec<(&'static str, Box<dyn Policy>)> {
 /// self-play value equal it.
 #[test]
 fn policy_exploitability_equals_brute_force() {
-    for (suits, ranks, hand) in [(2, &[1u8, 3, 10][..], 2u8), (1, &[1, 3, 10, 8, 9, 2], 2), (2, &[1, 2], 1)] {
+    for (suits, ranks, hand) in [
+        (2, &[1u8, 3, 10][..], 2u8),
+        (1, &[1, 3, 10, 8, 9, 2], 2),
+        (2, &[1, 2], 1),
+    ] {
         let g = game(suits, ranks, hand);
         let ds = deals(g.cards(), hand as usize);
         for (name, p) in policies() {
@@ -261,16 +269,29 @@ fn policy_exploitability_equals_brute_force() {
             let f = Fixed::Policy(p.as_ref());
             let r0 = br(ds.clone(), 0, &f);
             let r1 = br(ds.clone(), 1, &f);
-            assert!((e.best_response[0] - r0).abs() < 1e-9, "{name} {ranks:?}: {e:?} vs {r0}");
-            assert!((e.best_response[1] - r1).abs() < 1e-9, "{name} {ranks:?}: {e:?} vs {r1}");
+            assert!(
+                (e.best_response[0] - r0).abs() < 1e-9,
+                "{name} {ranks:?}: {e:?} vs {r0}"
+            );
+            assert!(
+                (e.best_response[1] - r1).abs() < 1e-9,
+                "{name} {ranks:?}: {e:?} vs {r1}"
+            );
             assert!((e.exploitability - (r0 + r1) / 2.0).abs() < 1e-9);
             let sp = value(ds.clone(), &f, &f);
-            assert!((e.self_play - sp).abs() < 1e-9, "{name}: self-play {} vs {sp}", e.self_play);
+            assert!(
+                (e.self_play - sp).abs() < 1e-9,
+                "{name}: self-play {} vs {sp}",
+                e.self_play
+            );
             if hand == 1 {
                 // Every move is forced: nothing to exploit.
                 assert!(e.exploitability.abs() < 1e-9, "{name}: {e:?}");
             } else {
-                assert!(e.exploitability > 0.5, "{name} is far from equilibrium here: {e:?}");
+                assert!(
+                    e.exploitability > 0.5,
+                    "{name} is far from equilibrium here: {e:?}"
+                );
             }
         }
     }
@@ -296,7 +317,10 @@ fn cfr_value_and_exploitability_equal_brute_force() {
     }
     let last = cps.last().unwrap();
     assert!(last.exploitability < 0.01, "{last:?}");
-    assert!(cps[0].exploitability > 1.0, "uniform play is exploitable: {cps:?}");
+    assert!(
+        cps[0].exploitability > 1.0,
+        "uniform play is exploitable: {cps:?}"
+    );
     let e = cfr.exploitability();
     let f = Fixed::Cfr(&cfr);
     let r0 = br(ds.clone(), 0, &f);
@@ -330,14 +354,21 @@ fn best_response_dominates_cfr_and_pimc_is_bounded_by_it() {
             assert!(e.exploitability >= -vs - 1e-9, "{name}: {e:?}, vs cfr {vs}");
             let b = pimc_bound(&g, p.as_ref(), None, 1);
             for s in 0..2 {
-                assert!(b.value[s] <= e.best_response[s] + 1e-9, "{name}: {b:?} {e:?}");
+                assert!(
+                    b.value[s] <= e.best_response[s] + 1e-9,
+                    "{name}: {b:?} {e:?}"
+                );
             }
             assert!(b.bound <= e.exploitability + 1e-9);
             assert!(b.bound > 0.0, "{name}: the agent beats the policy: {b:?}");
             // A sample of one world per decision is a strategy too: never above the best.
             let one = pimc_bound(&g, p.as_ref(), Some(1), 7);
             assert!(one.bound <= e.exploitability + 1e-9);
-            assert_eq!(one, pimc_bound(&g, p.as_ref(), Some(1), 7), "seeded: deterministic");
+            assert_eq!(
+                one,
+                pimc_bound(&g, p.as_ref(), Some(1), 7),
+                "seeded: deterministic"
+            );
         }
     }
 }
@@ -365,18 +396,35 @@ fn bad_specs_are_errors() {
     assert_eq!(err(spec(0, &[1, 3], 1)), ReducedSpecError::Suits(0));
     assert_eq!(err(spec(5, &[1, 3], 1)), ReducedSpecError::Suits(5));
     assert_eq!(err(spec(2, &[], 1)), ReducedSpecError::Ranks(vec![]));
-    assert_eq!(err(spec(2, &[0, 3], 1)), ReducedSpecError::Ranks(vec![0, 3]));
-    assert_eq!(err(spec(2, &[1, 11], 1)), ReducedSpecError::Ranks(vec![1, 11]));
-    assert_eq!(err(spec(2, &[3, 3], 1)), ReducedSpecError::Ranks(vec![3, 3]));
+    assert_eq!(
+        err(spec(2, &[0, 3], 1)),
+        ReducedSpecError::Ranks(vec![0, 3])
+    );
+    assert_eq!(
+        err(spec(2, &[1, 11], 1)),
+        ReducedSpecError::Ranks(vec![1, 11])
+    );
+    assert_eq!(
+        err(spec(2, &[3, 3], 1)),
+        ReducedSpecError::Ranks(vec![3, 3])
+    );
     assert_eq!(err(spec(2, &[1, 3, 10], 0)), ReducedSpecError::Hand(0));
     assert_eq!(err(spec(4, &[1, 3, 10], 5)), ReducedSpecError::Hand(5));
     assert!(matches!(
         err(spec(1, &[1, 3, 10], 1)),
-        ReducedSpecError::Stock { deck: 3, stock: 1, .. }
+        ReducedSpecError::Stock {
+            deck: 3,
+            stock: 1,
+            ..
+        }
     ));
     assert!(matches!(
         err(spec(2, &[1, 3, 10], 3)),
-        ReducedSpecError::Stock { deck: 6, stock: 0, .. }
+        ReducedSpecError::Stock {
+            deck: 6,
+            stock: 0,
+            ..
+        }
     ));
     assert!(matches!(
         err(spec(4, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 3)),

@@ -121,7 +121,9 @@ impl Walk<'_, '_> {
             self.opp.probs(st, &mut probs);
             for (i, &q) in probs[..len].iter().enumerate() {
                 if q > 0.0 {
-                    st.play(game, i, &mut |pr: f64, c: &State| self.walk(c, reach * q * pr, cur, act));
+                    st.play(game, i, &mut |pr: f64, c: &State| {
+                        self.walk(c, reach * q * pr, cur, act)
+                    });
                 }
             }
         }
@@ -143,7 +145,9 @@ pub(crate) fn profile_value(
         let mut v = 0.0;
         for (i, &q) in probs[..st.sim.hand(seat).len()].iter().enumerate() {
             if q > 0.0 {
-                st.play(game, i, &mut |pr: f64, c: &State| v += q * pr * walk(game, c, s));
+                st.play(game, i, &mut |pr: f64, c: &State| {
+                    v += q * pr * walk(game, c, s)
+                });
             }
         }
         v

@@ -24,7 +24,11 @@ impl ReducedGame {
         ranks.sort_unstable();
         let cards = Suit::ALL[..spec.suits as usize]
             .iter()
-            .flat_map(|&s| ranks.iter().map(move |&r| Card::new(s, r).expect("rank checked")))
+            .flat_map(|&s| {
+                ranks
+                    .iter()
+                    .map(move |&r| Card::new(s, r).expect("rank checked"))
+            })
             .collect();
         Ok(ReducedGame { spec, cards })
     }
@@ -203,7 +207,12 @@ mod tests {
                 let mut held: Vec<_> = obs.hand.iter().chain(&obs.draws).copied().collect();
                 held.retain(|c| !obs.plays.contains(c));
                 held.sort();
-                let mut hand: Vec<_> = st.sim.hand(seat).iter().map(|&c| g.cards()[c as usize]).collect();
+                let mut hand: Vec<_> = st
+                    .sim
+                    .hand(seat)
+                    .iter()
+                    .map(|&c| g.cards()[c as usize])
+                    .collect();
                 hand.sort();
                 assert_eq!(held, hand);
                 acc.2 += 1;

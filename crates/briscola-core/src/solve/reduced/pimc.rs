@@ -109,7 +109,10 @@ impl Strategy for Agent<'_> {
             }
         };
         let hand = st.sim.hand(self.seat);
-        let i = hand.iter().position(|&c| c == card).expect("agent plays from its hand");
+        let i = hand
+            .iter()
+            .position(|&c| c == card)
+            .expect("agent plays from its hand");
         out.fill(0.0);
         out[i] = 1.0;
     }
@@ -379,13 +382,20 @@ mod tests {
             {
                 return i;
             }
-            (0..v.hand.len()).min_by_key(|&i| v.hand[i].points()).unwrap()
+            (0..v.hand.len())
+                .min_by_key(|&i| v.hand[i].points())
+                .unwrap()
         }
     }
 
     /// A world as the brute force sees it: the target's hand and the future stock's order.
     fn shape(sim: &Sim, seat: usize, stock: &[u8]) -> (Vec<u8>, Vec<u8>, [u8; 2], u8) {
-        (sim.hand(seat).to_vec(), stock.to_vec(), sim.points, sim.leader)
+        (
+            sim.hand(seat).to_vec(),
+            stock.to_vec(),
+            sim.points,
+            sim.leader,
+        )
     }
 
     /// The consistent worlds at every decision of the agent, on sampled lines of every deal,
@@ -428,7 +438,10 @@ mod tests {
                             let obs = Observation {
                                 seat: seat as u8,
                                 face_up: game.cards()[face as usize],
-                                hand: hands[seat].iter().map(|&c| game.cards()[c as usize]).collect(),
+                                hand: hands[seat]
+                                    .iter()
+                                    .map(|&c| game.cards()[c as usize])
+                                    .collect(),
                                 draws: draws.iter().map(|&c| game.cards()[c as usize]).collect(),
                                 plays: plays.iter().map(|&c| game.cards()[c as usize]).collect(),
                             };
@@ -439,7 +452,15 @@ mod tests {
                                 .map(|w| shape(&w.sim, 1 - seat, &w.stock))
                                 .collect();
                             got.sort();
-                            let want = brute_worlds(&game, seat, target, hands[seat], face, &plays, &draws);
+                            let want = brute_worlds(
+                                &game,
+                                seat,
+                                target,
+                                hands[seat],
+                                face,
+                                &plays,
+                                &draws,
+                            );
                             assert_eq!(got, want, "deal {d:?} plays {plays:?}");
                             let truth = shape(&sim, 1 - seat, &stock[next..stock.len() - 1]);
                             assert!(got.contains(&truth));

@@ -88,7 +88,15 @@ pub fn policy_exploitability(game: &ReducedGame, policy: &dyn Policy) -> PolicyE
 /// The policy against the solver's average strategy: the policy's expected margin averaged
 /// over its two seats (negative: the equilibrium takes that much from it).
 pub fn policy_vs_cfr(game: &ReducedGame, policy: &dyn Policy, cfr: &Cfr<'_>) -> f64 {
-    let as0 = profile_value(game, &mut PolicyStrategy::new(game, policy), &mut cfr.average());
-    let as1 = profile_value(game, &mut cfr.average(), &mut PolicyStrategy::new(game, policy));
+    let as0 = profile_value(
+        game,
+        &mut PolicyStrategy::new(game, policy),
+        &mut cfr.average(),
+    );
+    let as1 = profile_value(
+        game,
+        &mut cfr.average(),
+        &mut PolicyStrategy::new(game, policy),
+    );
     (as0 - as1) / 2.0
 }

@@ -163,7 +163,11 @@ impl Sim {
             opp_points: self.points[1 - seat],
             players: 2,
             seat: seat as u8,
-            trick_cards: if table.is_some() { &table_buf[..1] } else { &[] },
+            trick_cards: if table.is_some() {
+                &table_buf[..1]
+            } else {
+                &[]
+            },
             partner_winning: false,
             no_trump: false,
             open_hand: &[],
