@@ -17,6 +17,9 @@ use briscola_core::solve::reduced::{
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// Suits, ranks, hand, iterations, worlds per decision.
+type Args = (u8, Vec<u8>, u8, u64, Option<usize>);
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: solve_game SUITS RANKS HAND ITERATIONS [MAX_WORLDS] [--no-pimc] [--no-checkpoints]  \
@@ -28,7 +31,7 @@ fn main() -> ExitCode {
         eprintln!("{usage}");
         return ExitCode::from(2);
     }
-    let parsed = (|| -> Option<(u8, Vec<u8>, u8, u64, Option<usize>)> {
+    let parsed = (|| -> Option<Args> {
         let ranks = args[1]
             .split(',')
             .map(|r| r.trim().parse().ok())

@@ -81,7 +81,7 @@ struct Walk<'a, 'g> {
 impl Walk<'_, '_> {
     fn walk(&mut self, st: &State, reach: f64, cur: u32, act: u8) {
         let game = self.game;
-        let Some(seat) = st.sim.to_move() else {
+        let Some(seat) = st.sim.mover() else {
             let m = st.sim.margin0() as f64;
             let u = if self.p == 0 { m } else { -m };
             if cur == ROOT {
@@ -137,7 +137,7 @@ pub(crate) fn profile_value(
     s1: &mut dyn Strategy,
 ) -> f64 {
     fn walk(game: &ReducedGame, st: &State, s: &mut [&mut dyn Strategy; 2]) -> f64 {
-        let Some(seat) = st.sim.to_move() else {
+        let Some(seat) = st.sim.mover() else {
             return st.sim.margin0() as f64;
         };
         let mut probs = [0.0; MAX_HAND];

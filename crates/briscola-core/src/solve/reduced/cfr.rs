@@ -192,7 +192,7 @@ impl<'g> Cfr<'g> {
     /// opponent's times chance's.
     fn traverse(&mut self, st: &State, p: usize, w: f64, rp: f64, ro: f64) -> f64 {
         let game = self.game;
-        let Some(seat) = st.sim.to_move() else {
+        let Some(seat) = st.sim.mover() else {
             let m = st.sim.margin0() as f64;
             return if p == 0 { m } else { -m };
         };
@@ -260,7 +260,7 @@ pub struct AverageStrategy<'a, 'g> {
 
 impl Strategy for AverageStrategy<'_, '_> {
     fn probs(&mut self, st: &State, out: &mut [f64; MAX_HAND]) {
-        let seat = st.sim.to_move().expect("a decision");
+        let seat = st.sim.mover().expect("a decision");
         let hand = st.sim.hand(seat);
         let len = hand.len();
         let pos = canonical(hand);

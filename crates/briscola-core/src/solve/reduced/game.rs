@@ -191,7 +191,7 @@ mod tests {
             let game = ReducedGame::new(spec).unwrap();
             let (mut leaves, mut mass, mut keys) = (0u128, 0.0, 0u64);
             fn walk(g: &ReducedGame, st: &State, p: f64, acc: &mut (u128, f64, u64)) {
-                let Some(seat) = st.sim.to_move() else {
+                let Some(seat) = st.sim.mover() else {
                     assert_eq!(
                         st.sim.points[0] as u32 + st.sim.points[1] as u32,
                         g.total_points()

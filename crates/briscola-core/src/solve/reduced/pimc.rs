@@ -204,7 +204,7 @@ impl Agent<'_> {
         let t = 1 - self.seat;
         while pi < seen.plays.len() {
             let card = seen.plays[pi];
-            let seat = sim.to_move().expect("plays within the game");
+            let seat = sim.mover().expect("plays within the game");
             let pos = if seat == t {
                 let pos = self.target.choose(&sim);
                 if sim.hand(t)[pos] != card {
@@ -287,7 +287,7 @@ impl Agent<'_> {
 
     /// The agent's best margin in an open world, the target playing its policy.
     fn search(&mut self, sim: &Sim, stock: &[u8], next: usize) -> i32 {
-        let Some(seat) = sim.to_move() else {
+        let Some(seat) = sim.mover() else {
             let m = sim.margin0();
             return if self.seat == 0 { m } else { -m };
         };
@@ -388,8 +388,11 @@ mod tests {
         }
     }
 
-    /// A world as the brute force sees it: the target's hand and the future stock's order.
-    fn shape(sim: &Sim, seat: usize, stock: &[u8]) -> (Vec<u8>, Vec<u8>, [u8; 2], u8) {
+    /// A world as the brute force sees it: the target's hand, the future stock's order, the
+    /// points and the leader.
+    type Shape = (Vec<u8>, Vec<u8>, [u8; 2], u8);
+
+    fn shape(sim: &Sim, seat: usize, stock: &[u8]) -> Shape {
         (
             sim.hand(seat).to_vec(),
             stock.to_vec(),
@@ -424,7 +427,7 @@ mod tests {
                 let mut k = 0u64;
                 permute(&mut deck, 0, &mut |d| {
                     k += 1;
-                    if k % 97 != 0 {
+                    if !k.is_multiple_of(97) {
                         return;
                     }
                     let (hands, stock) = ([&d[..h], &d[h..2 * h]], &d[2 * h..]);
@@ -433,7 +436,7 @@ mod tests {
                     let mut next = 0;
                     let (mut plays, mut draws) = (Vec::new(), Vec::new());
                     let mut line = k;
-                    while let Some(m) = sim.to_move() {
+                    while let Some(m) = sim.mover() {
                         let pos = if m == seat {
                             let obs = Observation {
                                 seat: seat as u8,
@@ -496,7 +499,7 @@ mod tests {
         face: u8,
         plays: &[u8],
         draws: &[u8],
-    ) -> Vec<(Vec<u8>, Vec<u8>, [u8; 2], u8)> {
+    ) -> Vec<Shape> {
         let n = game.deck_size() as u8;
         let h = game.hand_size();
         let mut hidden: Vec<u8> = (0..n)
@@ -516,7 +519,7 @@ mod tests {
             let mut aq = draws.iter();
             let mut pi = 0;
             while pi < plays.len() {
-                let m = sim.to_move().unwrap();
+                let m = sim.mover().unwrap();
                 let pos = if m == seat {
                     match sim.hand(m).iter().position(|&c| c == plays[pi]) {
                         Some(p) => p,

@@ -33,7 +33,7 @@ impl<'a> PolicyStrategy<'a> {
 
     /// The hand position the policy plays at `st`.
     pub fn choose(&mut self, st: &super::sim::Sim) -> usize {
-        let seat = st.to_move().expect("a decision");
+        let seat = st.mover().expect("a decision");
         let mut buf = [Card::from_id(0).expect("card 0"); MAX_HAND + 1];
         let view = st.view(self.game, seat, &mut buf);
         let i = self.policy.choose(&view, &mut self.rng);

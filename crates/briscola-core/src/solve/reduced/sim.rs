@@ -58,7 +58,7 @@ impl Sim {
 
     /// The seat to move, or `None` when the game is over.
     #[inline]
-    pub fn to_move(&self) -> Option<usize> {
+    pub fn mover(&self) -> Option<usize> {
         match self.table {
             Some(_) => Some(1 - self.leader as usize),
             None if self.lens[self.leader as usize] > 0 => Some(self.leader as usize),
@@ -83,7 +83,7 @@ impl Sim {
     /// [`Sim::give`]).
     #[inline]
     pub fn play(&mut self, game: &ReducedGame, pos: usize) -> (u8, Option<usize>) {
-        let seat = self.to_move().expect("the game is not over");
+        let seat = self.mover().expect("the game is not over");
         let len = self.lens[seat] as usize;
         let hand = &mut self.hands[seat];
         let card = hand[pos];
