@@ -132,8 +132,7 @@ impl Fixed<'_> {
                     draws: s.draws[seat].clone(),
                     plays: s.plays.clone(),
                 };
-                c.average_at(&obs, &s.hands[seat])
-                    .expect("an information set CFR met")
+                c.average_at(&obs).expect("an information set CFR met")
             }
         }
     }

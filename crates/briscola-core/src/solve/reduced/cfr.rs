@@ -128,7 +128,7 @@ impl<'g> Cfr<'g> {
     }
 
     /// The average strategy (uniform where an information set was never reached).
-    pub fn average(&self) -> AverageStrategy<'_, 'g> {
+    pub(crate) fn average(&self) -> AverageStrategy<'_, 'g> {
         AverageStrategy { cfr: self }
     }
 
@@ -142,14 +142,18 @@ impl<'g> Cfr<'g> {
         }
     }
 
-    /// The average strategy at an observation: each card in hand with its probability, or
-    /// `None` when the observation is not an information set the solver has met (a card not
-    /// in the deck, draws not matching the plays, a position never reached).
-    pub fn average_at(&self, obs: &Observation, hand: &[Card]) -> Option<Vec<(Card, f64)>> {
+    /// The average strategy at an observation: each card in hand (its dealt cards and draws
+    /// less the cards it has played), ascending, with its probability; `None` when the
+    /// observation is not an information set the solver has met (a card not in the deck,
+    /// draws not matching the plays, a position never reached).
+    pub fn average_at(&self, obs: &Observation) -> Option<Vec<(Card, f64)>> {
         let key = obs.key(self.game)?;
         let &off = self.index.get(&key)?;
-        let mut local: Vec<u8> = hand
+        let mut local: Vec<u8> = obs
+            .hand
             .iter()
+            .chain(&obs.draws)
+            .filter(|c| !obs.plays.contains(c))
             .map(|&c| self.game.local(c))
             .collect::<Option<_>>()?;
         local.sort_unstable();
@@ -254,7 +258,7 @@ impl<'g> Cfr<'g> {
 }
 
 /// The average strategy of a [`Cfr`], for both seats.
-pub struct AverageStrategy<'a, 'g> {
+pub(crate) struct AverageStrategy<'a, 'g> {
     cfr: &'a Cfr<'g>,
 }
 

@@ -24,7 +24,7 @@ mod spec;
 mod state;
 
 pub use best_response::Exploitability;
-pub use cfr::{AverageStrategy, Cfr, Checkpoint, TableStats};
+pub use cfr::{Cfr, Checkpoint, TableStats};
 pub use game::ReducedGame;
 pub use observation::Observation;
 pub use pimc::{PimcBound, pimc_bound};
