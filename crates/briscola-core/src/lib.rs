@@ -12,7 +12,9 @@
 //! - [`deal`]: the deal streams: the paper's .NET `System.Random` stream (with its jump ahead)
 //!   and ChaCha8 per game. Uses `game`.
 //! - [`solve`]: exact search over open positions: the two-player minimax solver (alpha-beta
-//!   with a transposition table) and the N-player trick-feasibility search. Uses `game`.
+//!   with a transposition table) and the N-player trick-feasibility search; and the exact
+//!   solver of a reduced two-player Briscola (`solve::reduced`: CFR+, best responses,
+//!   exploitability of a [`game::Policy`]). Uses `game`.
 //! - [`policy`]: implementations of [`game::Policy`] (greedy, hoarder, counter, the policy
 //!   language, switch, epsilon, random, the `search` agent, the `onnx` policy networks) and
 //!   their serialisable specifications. Uses `game`, `solve`.

@@ -2,11 +2,14 @@
 //! with a transposition table, used by the `search` policy on each sampled world) and the
 //! N-player trick-feasibility search of the four-player logic model ([`Feasibility`]: can a
 //! player win at least k tricks or p points over some line of everybody's play, with the stock
-//! known or unknown, for some or for every completion).
+//! known or unknown, for some or for every completion); and [`reduced`], a reduced two-player
+//! Briscola solved exactly (CFR+, exact best responses and exploitability, the policies'
+//! exploitability and the sampled PIMC bound beside it).
 //!
 //! Invariant: trick resolution is the engine's ([`crate::game::beats`]) and drawing follows the
-//! engine's [`crate::game::DrawOrder`]; nothing here has I/O, a clock or a random generator, so
-//! every answer is a pure function of its position.
+//! engine's [`crate::game::DrawOrder`]; nothing here has I/O, a clock or a random generator (the
+//! reduced game's sampled bound draws its worlds from a seed it is given), so every answer is
+//! a pure function of its input.
 
 mod cards;
 mod duel;
