@@ -12,6 +12,7 @@ mod cards;
 mod duel;
 mod feasibility;
 mod position;
+pub mod reduced;
 
 pub use cards::CardSet;
 pub use duel::{Duel, DuelSolver};
