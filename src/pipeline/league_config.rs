@@ -55,6 +55,10 @@ pub struct LeagueSection {
     /// The variant the games are played under (default: the standard two-player game).
     #[serde(default)]
     pub rules: Option<RulesSpec>,
+    /// Only these pairs play (two players; default: every pair), e.g. each exploit agent
+    /// against its own target only. They must connect every policy, so the ratings exist.
+    #[serde(default)]
+    pub pairs: Option<Vec<Vec<String>>>,
 }
 
 /// A league, resolved from its section.
@@ -82,6 +86,9 @@ pub struct League {
     pub agents: Vec<String>,
     /// The variant (the standard game when the section gives no `rules`).
     pub rules: RulesSpec,
+    /// The pairs that play, as league indices `i < j` (`None`: every pair).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<Vec<(usize, usize)>>,
 }
 
 impl League {
@@ -119,7 +126,34 @@ impl League {
                 .clone()
                 .unwrap_or_else(|| present(&DEFAULT_AGENTS)),
             rules: section.rules.unwrap_or_default(),
+            pairs: section.pairs.as_ref().map(|list| {
+                let index = |n: &str| {
+                    section
+                        .policies
+                        .iter()
+                        .position(|p| p == n)
+                        .unwrap_or_default()
+                };
+                let mut out: Vec<(usize, usize)> = list
+                    .iter()
+                    .map(|p| {
+                        let (i, j) = (index(&p[0]), index(&p[1]));
+                        (i.min(j), i.max(j))
+                    })
+                    .collect();
+                out.sort_unstable();
+                out
+            }),
         }
+    }
+
+    /// Whether policies `i` and `j` (league indices, either order) play each other.
+    pub fn plays(&self, i: usize, j: usize) -> bool {
+        i != j
+            && self
+                .pairs
+                .as_ref()
+                .is_none_or(|p| p.contains(&(i.min(j), i.max(j))))
     }
 
     /// Whether the league plays a variant (its seatings are then seat-table shards).
@@ -136,7 +170,9 @@ impl League {
     pub fn pairs(&self) -> Vec<(&PolicySpec, &PolicySpec)> {
         let p = &self.policies;
         (0..p.len())
-            .flat_map(|i| (i + 1..p.len()).map(move |j| (&p[i], &p[j])))
+            .flat_map(|i| (i + 1..p.len()).map(move |j| (i, j)))
+            .filter(|&(i, j)| self.plays(i, j))
+            .map(|(i, j)| (&p[i], &p[j]))
             .collect()
     }
 }
@@ -185,7 +221,13 @@ pub fn check(
             ));
         }
     }
-    let seatings = (k * (k - 1)) as u64;
+    if let Some(pairs) = &section.pairs {
+        check_pairs(&field("pairs"), &section.policies, pairs)?;
+    }
+    let seatings = match &section.pairs {
+        Some(p) => 2 * p.len() as u64,
+        None => (k * (k - 1)) as u64,
+    };
     if section.games_per_pair < 2 || section.games_per_pair > MAX_GAMES / seatings {
         return Err((
             field("games_per_pair"),
@@ -240,6 +282,18 @@ pub fn check(
             ),
         ));
     }
+    if let Some(rules) = section.rules
+        && rules.players > 2
+        && section.pairs.is_some()
+    {
+        return Err((
+            field("pairs"),
+            format!(
+                "pairs with players = {}: a table of three plays each deal in all six seatings of its three policies, so there are no pairs to choose; drop `pairs`",
+                rules.players
+            ),
+        ));
+    }
     if let Some(c) = section.confidence
         && !(c > 0.0 && c < 1.0)
     {
@@ -283,4 +337,77 @@ pub const FIELD_HINTS: &[(&str, &str)] = &[
     ("leagues.*.anchors", "a list of the league's policy names"),
     ("leagues.*.agents", "a list of the league's policy names"),
     ("leagues.*.rules", super::study_rules::RULES_HINT),
+    (
+        "leagues.*.pairs",
+        "a list of pairs of the league's policy names, e.g. [[\"greedy\", \"exploit-greedy\"]]",
+    ),
 ];
+
+/// Check a league's `pairs`: each two different policies of the league, no pair twice, and
+/// together connecting every policy (else the Bradley-Terry ratings are not identified).
+fn check_pairs(
+    field: &str,
+    policies: &[String],
+    pairs: &[Vec<String>],
+) -> Result<(), (String, String)> {
+    let listed = policies.join(", ");
+    let mut seen: Vec<(usize, usize)> = Vec::new();
+    // Union-find over the policies.
+    let mut root: Vec<usize> = (0..policies.len()).collect();
+    fn find(root: &mut [usize], mut i: usize) -> usize {
+        while root[i] != i {
+            root[i] = root[root[i]];
+            i = root[i];
+        }
+        i
+    }
+    for (n, pair) in pairs.iter().enumerate() {
+        let at = format!("{field}[{n}]");
+        let [a, b] = pair.as_slice() else {
+            return Err((
+                at,
+                format!(
+                    "a pair is two policy names, got {}; e.g. [\"greedy\", \"exploit-greedy\"]",
+                    pair.len()
+                ),
+            ));
+        };
+        let index = |x: &String| policies.iter().position(|p| p == x);
+        let (Some(i), Some(j)) = (index(a), index(b)) else {
+            let missing = if index(a).is_none() { a } else { b };
+            return Err((
+                at,
+                format!(
+                    "`{missing}` does not play in this league; use two of its policies ({listed})"
+                ),
+            ));
+        };
+        if i == j {
+            return Err((
+                at,
+                format!("`{a}` cannot play itself; name two different policies"),
+            ));
+        }
+        let key = (i.min(j), i.max(j));
+        if seen.contains(&key) {
+            return Err((
+                at,
+                format!("the pair {a} and {b} is listed twice; list each pair once"),
+            ));
+        }
+        seen.push(key);
+        let (ri, rj) = (find(&mut root, i), find(&mut root, j));
+        root[ri] = rj;
+    }
+    let first = find(&mut root, 0);
+    if let Some(alone) = (1..policies.len()).find(|&i| find(&mut root, i) != first) {
+        return Err((
+            field.to_string(),
+            format!(
+                "the pairs do not connect `{}` with `{}`, so their ratings cannot be compared; add a pair joining them (or drop `pairs` to play every pair)",
+                policies[alone], policies[0]
+            ),
+        ));
+    }
+    Ok(())
+}

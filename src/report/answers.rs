@@ -378,6 +378,14 @@ fn variants(v: &VariantsView) -> Vec<Answer> {
 fn leagues(leagues: &[LeagueView]) -> Vec<Answer> {
     leagues
         .iter()
+        // A league of exploit agents is answered by the Exploitability line instead.
+        .filter(|lg| {
+            !lg.results
+                .settings
+                .policies
+                .iter()
+                .any(|p| p.kind == crate::policy::PolicyKind::Exploit)
+        })
         .filter_map(|lg| {
             let reference = &lg.results.settings.reference;
             let top = lg.ranking.first()?;
@@ -425,6 +433,42 @@ fn verdict_line(s: &StudyView) -> VerdictLine {
 }
 
 impl Answers {
+    /// These answers with the exploitability question (after the leagues), when some league
+    /// plays an exploit agent.
+    pub fn with_exploitability(mut self, view: &super::exploitability::ExploitView) -> Answers {
+        if view.rows.is_empty() {
+            return self;
+        }
+        let each: Vec<String> = view
+            .rows
+            .iter()
+            .map(|r| {
+                let s = &r.exploit.score;
+                format!("{} {}", r.target, rate(s.value, s.lo, s.hi, 3))
+            })
+            .collect();
+        let search: Vec<String> = view
+            .rows
+            .iter()
+            .filter_map(|r| r.search.as_ref().map(|x| fixed(x.score.value, 3)))
+            .collect();
+        let search = if search.len() == view.rows.len() {
+            format!("; plain search {}", search.join(", "))
+        } else {
+            String::new()
+        };
+        self.questions.push(answer(
+            "Exploitability",
+            "How much can a player who knows a policy take from it?",
+            format!(
+                "At least this score (exploit agent's): {}{search}.",
+                each.join(", ")
+            ),
+            "exploitability",
+        ));
+        self
+    }
+
     /// The answers of a report whose main study is `studies[0]`.
     pub fn of(
         studies: &[StudyView],

@@ -110,6 +110,9 @@ pub struct ReportContext {
     pub sweeps: Vec<super::beyond::SweepView>,
     /// Every league, in configuration order.
     pub leagues: Vec<super::league_view::LeagueView>,
+    /// How exploitable the deterministic policies are (exploit agents against their targets,
+    /// beside plain search); no rows without an exploit agent in a league.
+    pub exploitability: super::exploitability::ExploitView,
     /// The first screen: every question in one computed line, and the scored verdicts.
     pub answers: super::answers::Answers,
 }
@@ -252,7 +255,20 @@ impl ReportContext {
             .iter()
             .map(super::league_view::LeagueView::new)
             .collect();
-        let answers = super::answers::Answers::of(&studies, &sweeps, &variants, &leagues);
+        // The exploit rows' gain intervals at the first league's level (every league's is the
+        // pipeline's default unless set).
+        let conf = results
+            .leagues
+            .first()
+            .map_or(0.95, |l| l.settings.confidence);
+        let z = crate::stats::z_critical(1.0 - conf).unwrap_or(1.959_963_984_540_054);
+        let exploitability = super::exploitability::ExploitView::of(
+            &results.leagues,
+            z,
+            &super::format::pct(conf, 0),
+        );
+        let answers = super::answers::Answers::of(&studies, &sweeps, &variants, &leagues)
+            .with_exploitability(&exploitability);
         Ok(ReportContext {
             title: title.to_string(),
             findings: all_findings,
@@ -265,6 +281,7 @@ impl ReportContext {
             variants,
             sweeps,
             leagues,
+            exploitability,
             answers,
         })
     }

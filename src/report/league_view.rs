@@ -56,6 +56,9 @@ pub struct LeagueView {
     /// Three players: the standings in one clause for the Discussion (ranks joined by `≻` when
     /// separated, `≈` when not).
     pub standings_summary: Option<String>,
+    /// Whether an exploit agent plays in it (the HTML folds it under the Exploitability part,
+    /// which answers it).
+    pub exploit: bool,
 }
 
 /// A fit is flagged as poor when its residual deviance, referred to the chi-square
@@ -95,6 +98,11 @@ impl LeagueView {
         standings.sort_by_key(|x| x.rank);
         let rules = &r.settings.rules;
         LeagueView {
+            exploit: r
+                .settings
+                .policies
+                .iter()
+                .any(|p| p.kind == crate::policy::PolicyKind::Exploit),
             results: r.clone(),
             ranking,
             claims: claims(r),

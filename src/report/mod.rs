@@ -12,6 +12,7 @@ pub mod beyond;
 pub mod conclusions;
 pub mod context;
 pub mod error;
+pub mod exploitability;
 pub mod findings;
 pub mod format;
 pub mod league_view;

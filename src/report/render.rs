@@ -360,6 +360,7 @@ fn render_main(
             figures => figures,
             sweeps => to_value(&c.sweeps),
             leagues => to_value(&c.leagues),
+            exploitability => to_value(&c.exploitability),
         })
         .map_err(|e| template_err(name, &e))?;
     Ok(if html {

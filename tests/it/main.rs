@@ -14,6 +14,7 @@ mod code_map;
 mod command_safety;
 mod config_errors;
 mod crash_consistency;
+mod exploit;
 mod export_csv;
 mod four_policy_recipe;
 mod hostile_inputs;

@@ -48,9 +48,10 @@ pub fn pair_job_id(league: &str, a: &str, b: &str) -> String {
 
 /// The seatings of a league: every ordered pair of distinct policies, row-major.
 pub fn seatings(league: &League) -> Vec<Matchup> {
+    let k = league.policies.len();
     Matchup::all(&league.policies)
         .into_iter()
-        .filter(|m| m.g1.name != m.g2.name)
+        .filter(|m| league.plays(m.index / k, m.index % k))
         .collect()
 }
 

@@ -128,10 +128,18 @@ struct Table {
     stock_left: u8,
     trick: u8,
     leader: u8,
+    /// (leader's points, follower's points).
+    pts: (u8, u8),
+}
+
+/// The cards played so far, in order, with their seats (the views' `history`).
+struct Log {
+    plays: [(u8, Card); 40],
+    len: usize,
 }
 
 /// One trick's two decisions: `pl` (holding `hl`) leads, `pf` (holding `hf`) follows.
-/// `pts` is (leader's points, follower's points). Returns (led card, followed card).
+/// Returns (led card, followed card).
 #[inline(always)]
 fn play_trick<L, F>(
     pl: &L,
@@ -140,7 +148,7 @@ fn play_trick<L, F>(
     hf: &mut Hand,
     (rl, rf): (&mut SeatRng, &mut SeatRng),
     t: &Table,
-    pts: (u8, u8),
+    log: &mut Log,
 ) -> (Card, Card)
 where
     L: Policy + ?Sized,
@@ -153,6 +161,7 @@ where
         t: &Table,
         pts: (u8, u8),
         seat: u8,
+        history: &'h [(u8, Card)],
     ) -> SeatView<'h> {
         SeatView {
             hand: hand.as_slice(),
@@ -171,12 +180,26 @@ where
             no_trump: false,
             open_hand: &[],
             stock_top: None,
+            history,
         }
     }
-    let i = pl.choose(&view(hl, None, t, pts, t.leader), rl);
+    let pts = t.pts;
+    let n = log.len;
+    let i = pl.choose(&view(hl, None, t, pts, t.leader, &log.plays[..n]), rl);
     let lead = hl.remove(i);
-    let j = pf.choose(&view(hf, Some(&lead), t, (pts.1, pts.0), 1 - t.leader), rf);
+    log.plays[n] = (t.leader, lead);
+    let fv = view(
+        hf,
+        Some(&lead),
+        t,
+        (pts.1, pts.0),
+        1 - t.leader,
+        &log.plays[..n + 1],
+    );
+    let j = pf.choose(&fv, rf);
     let follow = hf.remove(j);
+    log.plays[n + 1] = (1 - t.leader, follow);
+    log.len = n + 2;
     (lead, follow)
 }
 
@@ -221,6 +244,10 @@ where
     let mut trumps_played = [0u8; 2];
     let mut played: u64 = 0;
     let mut leader = 0usize;
+    let mut log = Log {
+        plays: [(0, face_up); 40],
+        len: 0,
+    };
     for trick in 1..=20u8 {
         let follower = 1 - leader;
         let table = Table {
@@ -230,15 +257,16 @@ where
             stock_left: (40 - next) as u8,
             trick,
             leader: leader as u8,
+            pts: (points[leader], points[1 - leader]),
         };
         // One call site per (leader seat, role): each policy is inlined knowing whether it
         // leads or follows, so its `match` on the table card folds away.
         let [h1, h2] = &mut hands;
         let [r1, r2] = &mut *rngs;
         let (lead, follow) = if leader == 0 {
-            play_trick(p1, p2, h1, h2, (r1, r2), &table, (points[0], points[1]))
+            play_trick(p1, p2, h1, h2, (r1, r2), &table, &mut log)
         } else {
-            play_trick(p2, p1, h2, h1, (r2, r1), &table, (points[1], points[0]))
+            play_trick(p2, p1, h2, h1, (r2, r1), &table, &mut log)
         };
         let winner = if leader_wins(lead, follow, trump) {
             leader

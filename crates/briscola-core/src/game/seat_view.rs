@@ -43,6 +43,10 @@ pub struct SeatView<'a> {
     pub open_hand: &'a [Card],
     /// Briscola Scoperta: the stock's top card while the stock lasts; `None` otherwise.
     pub stock_top: Option<Card>,
+    /// Every card played so far in this game, in playing order, with the seat that played it
+    /// (the current trick's cards are its tail): public memory with its order, which a policy
+    /// that models its opponent (`exploit`) replays. Empty where an engine keeps no log.
+    pub history: &'a [(u8, Card)],
 }
 
 impl<'a> SeatView<'a> {
@@ -81,6 +85,7 @@ impl<'a> SeatView<'a> {
             no_trump: false,
             open_hand: &[],
             stock_top: None,
+            history: &[],
         }
     }
 

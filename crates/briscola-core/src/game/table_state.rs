@@ -118,6 +118,9 @@ pub struct TableState {
     legal: [Card; MAX_HAND],
     legal_len: u8,
     last: Option<TableTrick>,
+    /// Every card played so far with its seat, in order (the views' `history`).
+    log: [(u8, Card); 40],
+    log_len: u8,
 }
 
 impl TableState {
@@ -167,6 +170,8 @@ impl TableState {
             legal: [seq[0]; MAX_HAND],
             legal_len: 0,
             last: None,
+            log: [(0, seq[0]); 40],
+            log_len: 0,
         };
         st.find_legal();
         st
@@ -295,6 +300,7 @@ impl TableState {
             } else {
                 None
             },
+            history: &self.log[..self.log_len as usize],
         }
     }
 
@@ -325,6 +331,8 @@ impl TableState {
             });
         }
         self.hands[seat].remove_card(card);
+        self.log[self.log_len as usize] = (seat as u8, card);
+        self.log_len += 1;
         self.cards[self.k] = card;
         if self.k > 0 && beats(self.cards[self.best_k], card, self.out.trump) {
             self.best_k = self.k;

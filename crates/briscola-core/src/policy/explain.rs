@@ -173,6 +173,7 @@ impl AnyPolicy {
             AnyPolicy::Switch(p) => p.explain(view, rng),
             AnyPolicy::Epsilon(p) => p.explain(view, rng),
             AnyPolicy::Search(p) => p.explain(view, rng),
+            AnyPolicy::Exploit(p) => p.explain(view, rng),
         }
     }
 

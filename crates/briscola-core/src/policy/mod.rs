@@ -17,6 +17,7 @@ pub mod builtin_defs;
 mod counter;
 mod epsilon;
 mod explain;
+mod exploit;
 mod greedy;
 mod hoarder;
 pub mod lang;
@@ -41,6 +42,7 @@ pub use crate::game::{Policy, SeatRng, SeatView};
 pub use counter::Counter;
 pub use epsilon::{EpsMoves, Epsilon};
 pub use explain::{Explanation, Rule};
+pub use exploit::{DEFAULT_EXPLOIT_HORIZON, DEFAULT_EXPLOIT_WORLDS, Exploit, World, Worlds};
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
 pub use lang::RuleProgram;
@@ -116,6 +118,9 @@ pub enum PolicyKind {
     Random,
     /// A policy network in an ONNX file (e.g. BriscolaBot-v3).
     Onnx,
+    /// A best response to a known deterministic policy: worlds consistent with the target's
+    /// plays, searched with the target's moves from its policy.
+    Exploit,
 }
 
 /// The kinds a study or a command may name without defining them (`greedy`, `hoarder`,
@@ -140,6 +145,7 @@ impl PolicyKind {
             PolicyKind::Search => "search",
             PolicyKind::Random => "random",
             PolicyKind::Onnx => "onnx",
+            PolicyKind::Exploit => "exploit",
         }
     }
 
@@ -181,6 +187,7 @@ impl PolicyKind {
             PolicyKind::Search => "Search",
             PolicyKind::Random => "Random",
             PolicyKind::Onnx => "Onnx",
+            PolicyKind::Exploit => "Exploit",
         }
     }
 }
@@ -242,6 +249,23 @@ impl PolicySpec {
                 horizon: DEFAULT_HORIZON,
             }),
             stream: None,
+        }
+    }
+
+    /// Whether the policy's card is a function of its view alone (it never draws from its
+    /// stream): the built-ins but random, rules, and switches between such. An exploit agent's
+    /// target must be.
+    pub fn is_deterministic(&self) -> bool {
+        match (self.kind, &self.def) {
+            (PolicyKind::Greedy | PolicyKind::Hoarder | PolicyKind::Counter, _) => true,
+            (PolicyKind::Rules, _) => true,
+            (
+                PolicyKind::Switch,
+                Some(PolicyDef::Switch {
+                    play, otherwise, ..
+                }),
+            ) => play.is_deterministic() && otherwise.is_deterministic(),
+            _ => false,
         }
     }
 
@@ -316,6 +340,32 @@ impl PolicySpec {
                 }
                 AnyPolicy::Search(Search::new(*worlds, *horizon))
             }
+            (
+                PolicyKind::Exploit,
+                Some(PolicyDef::Exploit {
+                    target,
+                    worlds,
+                    horizon,
+                }),
+            ) => {
+                if *worlds == 0 || *worlds > MAX_WORLDS || *horizon == 0 || *horizon > MAX_HORIZON {
+                    return Err(bad(format!(
+                        "worlds {worlds} and horizon {horizon}: use 1 to {MAX_WORLDS} worlds and a horizon of 1 to {MAX_HORIZON} tricks"
+                    )));
+                }
+                if !target.is_deterministic() {
+                    return Err(bad(format!(
+                        "target `{}` is a {} policy; an exploit agent needs a deterministic target: greedy, hoarder, counter, a rules policy or a switch between such",
+                        target.name,
+                        target.kind.as_str()
+                    )));
+                }
+                AnyPolicy::Exploit(Arc::new(Exploit::new(
+                    target.try_build()?,
+                    *worlds,
+                    *horizon,
+                )))
+            }
             (PolicyKind::Random, _) => AnyPolicy::Random(Random),
             (PolicyKind::Onnx, Some(def @ PolicyDef::Onnx { .. })) => {
                 AnyPolicy::Onnx(def.onnx_policy().map_err(|e| bad(e.to_string()))?)
@@ -346,6 +396,8 @@ pub enum AnyPolicy {
     Random(Random),
     /// [`OnnxPolicy`]
     Onnx(OnnxPolicy),
+    /// [`Exploit`]
+    Exploit(Arc<Exploit>),
 }
 
 impl Policy for AnyPolicy {
@@ -361,6 +413,7 @@ impl Policy for AnyPolicy {
             AnyPolicy::Search(p) => p.choose(view, rng),
             AnyPolicy::Random(p) => p.choose(view, rng),
             AnyPolicy::Onnx(p) => p.choose(view, rng),
+            AnyPolicy::Exploit(p) => p.choose(view, rng),
         }
     }
 }

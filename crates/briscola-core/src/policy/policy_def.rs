@@ -60,6 +60,15 @@ pub enum PolicyDef {
         /// Tricks searched ahead in each world.
         horizon: u8,
     },
+    /// The exploit agent's target and search parameters.
+    Exploit {
+        /// The policy it knows and plays against (deterministic).
+        target: Box<PolicySpec>,
+        /// Worlds sampled per decision.
+        worlds: u32,
+        /// Tricks searched ahead in each world.
+        horizon: u8,
+    },
     /// A policy network in an ONNX file.
     Onnx {
         /// The model file as written in the study file (relative to its directory).

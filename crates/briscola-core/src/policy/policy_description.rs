@@ -54,6 +54,9 @@ fn describe_into(p: &PolicySpec, depth: usize, out: &mut String) {
             "built-in random: a uniformly random card of the hand (seat stream)".to_string()
         }
         PolicyKind::Onnx => "onnx (a policy network)".to_string(),
+        PolicyKind::Exploit => {
+            "exploit (a best response: worlds consistent with its target's plays, searched with the target's moves from its policy)".to_string()
+        }
     };
     let _ = writeln!(out, "{pad}{}: {what}", p.name);
     let program = |prog: Option<RuleProgram>, out: &mut String| {
@@ -93,6 +96,20 @@ fn describe_into(p: &PolicySpec, depth: usize, out: &mut String) {
                 }
             );
             describe_into(base, depth + 2, out);
+        }
+        (
+            Some(PolicyDef::Exploit {
+                target,
+                worlds,
+                horizon,
+            }),
+            _,
+        ) => {
+            let _ = writeln!(
+                out,
+                "{pad}  {worlds} worlds per decision, each searched {horizon} tricks ahead (to the end once the stock is empty); the target:"
+            );
+            describe_into(target, depth + 2, out);
         }
         (Some(PolicyDef::Search { worlds, horizon }), _) => {
             let _ = writeln!(

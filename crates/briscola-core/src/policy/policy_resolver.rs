@@ -209,7 +209,7 @@ impl<'a> PolicyResolver<'a> {
                     moves: p.moves.unwrap_or_default(),
                 });
             }
-            PolicyKind::Search => {
+            PolicyKind::Search | PolicyKind::Exploit => {
                 let worlds = p.worlds.unwrap_or(DEFAULT_WORLDS);
                 if !(1..=MAX_WORLDS).contains(&worlds) {
                     return Err(err(
@@ -228,7 +228,27 @@ impl<'a> PolicyResolver<'a> {
                         ),
                     ));
                 }
-                spec.def = Some(PolicyDef::Search { worlds, horizon });
+                spec.def = Some(if p.kind == PolicyKind::Exploit {
+                    let target = p.target.as_deref().unwrap_or_default();
+                    let target = self.resolve_in(target, tie, stack, Some(&f("target")))?;
+                    if !target.is_deterministic() {
+                        return Err(err(
+                            f("target"),
+                            format!(
+                                "`{}` is a {} policy, which may play differently from the same view; an exploit agent needs a deterministic target: greedy, hoarder, counter, a rules policy or a switch between such",
+                                target.name,
+                                target.kind.as_str()
+                            ),
+                        ));
+                    }
+                    PolicyDef::Exploit {
+                        target: Box::new(target),
+                        worlds,
+                        horizon,
+                    }
+                } else {
+                    PolicyDef::Search { worlds, horizon }
+                });
             }
             PolicyKind::Onnx => spec.def = Some(self.onnx_def(name, p)?),
         }
@@ -292,7 +312,7 @@ pub const MAX_BATCH: u32 = 4096;
 
 /// The fields each kind takes, for "field X applies to kind Y" errors.
 fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
-    let present: [(&str, bool, &[PolicyKind]); 16] = [
+    let present: [(&str, bool, &[PolicyKind]); 17] = [
         (
             "threshold",
             p.threshold.is_some(),
@@ -306,8 +326,17 @@ fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
         ("base", p.base.is_some(), &[PolicyKind::Epsilon]),
         ("eps", p.eps.is_some(), &[PolicyKind::Epsilon]),
         ("moves", p.moves.is_some(), &[PolicyKind::Epsilon]),
-        ("worlds", p.worlds.is_some(), &[PolicyKind::Search]),
-        ("horizon", p.horizon.is_some(), &[PolicyKind::Search]),
+        ("target", p.target.is_some(), &[PolicyKind::Exploit]),
+        (
+            "worlds",
+            p.worlds.is_some(),
+            &[PolicyKind::Search, PolicyKind::Exploit],
+        ),
+        (
+            "horizon",
+            p.horizon.is_some(),
+            &[PolicyKind::Search, PolicyKind::Exploit],
+        ),
         ("model", p.model.is_some(), &[PolicyKind::Onnx]),
         ("encoding", p.encoding.is_some(), &[PolicyKind::Onnx]),
         ("output", p.output.is_some(), &[PolicyKind::Onnx]),
@@ -338,6 +367,7 @@ fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
             ("otherwise", p.otherwise.is_some()),
         ],
         PolicyKind::Epsilon => &[("base", p.base.is_some()), ("eps", p.eps.is_some())],
+        PolicyKind::Exploit => &[("target", p.target.is_some())],
         PolicyKind::Onnx => &[
             ("model", p.model.is_some()),
             ("encoding", p.encoding.is_some()),
@@ -353,6 +383,7 @@ fn check_fields(name: &str, p: &PolicySection) -> Result<(), PolicyDefError> {
                 "while" => "while = \"stock > 10\"",
                 "otherwise" => "otherwise = \"counter\"",
                 "base" => "base = \"greedy\"",
+                "target" => "target = \"greedy\"",
                 "model" => "model = \"models/briscolabot-v3/briscola-bot-v3.onnx\"",
                 "encoding" => "encoding = \"briscolabot-v3\"",
                 _ => "eps = 0.05",

@@ -44,10 +44,13 @@ pub struct PolicySection {
     /// kind = "epsilon": which moves may explore ("lead", the default, or "all").
     #[serde(default)]
     pub moves: Option<super::EpsMoves>,
-    /// kind = "search": worlds sampled per decision (1 to 100,000; default 16).
+    /// kind = "exploit": the deterministic policy it knows and exploits (e.g. "greedy").
+    #[serde(default)]
+    pub target: Option<String>,
+    /// kind = "search" or "exploit": worlds sampled per decision (1 to 100,000; default 16).
     #[serde(default)]
     pub worlds: Option<u32>,
-    /// kind = "search": tricks searched ahead in each world (1 to 20; default 4).
+    /// kind = "search" or "exploit": tricks searched ahead in each world (1 to 20; default 4).
     #[serde(default)]
     pub horizon: Option<u8>,
     /// kind = "onnx": the model file, relative to the study file's directory.

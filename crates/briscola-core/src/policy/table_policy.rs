@@ -75,13 +75,15 @@ pub enum VariantFitError {
     },
     /// The search agent samples and solves two-player worlds of the standard rules only.
     #[error(
-        "policy `{name}` (search) plays the standard two-player rules only: its worlds are \
+        "policy `{name}` ({kind}) plays the standard two-player rules only: its worlds are \
          solved as two-player games with the winner drawing first; use it in a study without \
          `rules`, or another policy in this variant"
     )]
     SearchNeedsStandard {
         /// The policy's name.
         name: String,
+        /// Its kind (search or exploit).
+        kind: &'static str,
     },
     /// A network encoding describes the standard two-player game only.
     #[error(
@@ -126,9 +128,12 @@ impl TablePolicy {
             });
         }
         // Both read only their seat's view, so who led the first trick does not matter.
-        if spec.kind == PolicyKind::Search && !rules.is_standard_play() {
+        if matches!(spec.kind, PolicyKind::Search | PolicyKind::Exploit)
+            && !rules.is_standard_play()
+        {
             return Err(VariantFitError::SearchNeedsStandard {
                 name: spec.name.clone(),
+                kind: spec.kind.as_str(),
             });
         }
         if spec.kind == PolicyKind::Onnx && !rules.is_standard_play() {

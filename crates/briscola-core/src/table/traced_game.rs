@@ -64,6 +64,8 @@ pub struct ViewSnapshot {
     pub opp_points: u8,
     /// The seat asked (0 = G1, 1 = G2).
     pub seat: u8,
+    /// Every card played before this decision, with its seat, in order.
+    pub history: Vec<(u8, Card)>,
 }
 
 impl ViewSnapshot {
@@ -82,6 +84,7 @@ impl ViewSnapshot {
             my_points: v.my_points,
             opp_points: v.opp_points,
             seat: v.seat,
+            history: v.history.to_vec(),
         }
     }
 
@@ -104,6 +107,7 @@ impl ViewSnapshot {
             no_trump: false,
             open_hand: &[],
             stock_top: None,
+            history: &self.history,
         }
     }
 }
