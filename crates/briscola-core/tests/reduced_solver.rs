@@ -108,6 +108,7 @@ impl Ref {
             no_trump: false,
             open_hand: &[],
             stock_top: None,
+            history: &[],
         };
         self.hands[seat][p.choose(&v, &mut SeatRng::new([0; 32], 0))]
     }

@@ -172,6 +172,8 @@ impl Sim {
             no_trump: false,
             open_hand: &[],
             stock_top: None,
+            // The reduced game keeps no log (its table is copied at every node of the walks).
+            history: &[],
         }
     }
 }
