@@ -322,6 +322,7 @@ pub fn league_results(
         gaps,
         pairing,
         standings: Vec::new(),
+        reduced: None,
     })
 }
 

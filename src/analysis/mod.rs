@@ -6,6 +6,7 @@
 pub mod league_fit;
 pub mod league_pair;
 pub mod league_table;
+pub mod reduced_game;
 pub mod results_assembly;
 pub mod seat_trump_use;
 pub mod shard_counts;

@@ -95,6 +95,9 @@ pub enum CliError {
     /// A bad argument: the message names it and what would be valid.
     #[error("{0}")]
     Usage(String),
+    /// A failure while working (writing a file, drawing a figure), named in the message.
+    #[error("{0}")]
+    Runtime(String),
 }
 
 impl CliError {

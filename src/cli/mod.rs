@@ -12,6 +12,7 @@ pub mod play_table;
 pub mod policies;
 pub mod serve;
 pub mod solve;
+pub mod solve_game;
 pub mod tournament;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -90,6 +91,10 @@ pub enum Command {
     /// players with open hands, the minimax value.
     #[command(after_help = EXIT_CODES)]
     Solve(solve::SolveArgs),
+    /// Solve a reduced two-player Briscola exactly (CFR+): its value, an equilibrium's
+    /// exploitability, and how exploitable greedy, hoarder and counter are in it.
+    #[command(after_help = EXIT_CODES)]
+    SolveGame(solve_game::SolveGameArgs),
 }
 
 /// `job ...`
@@ -201,6 +206,7 @@ pub fn execute(cli: Cli) -> Exit {
         Command::Replay(a) => return play::replay(a),
         Command::Policies(a) => return policies::policies(a),
         Command::Solve(a) => return solve::solve(a),
+        Command::SolveGame(a) => return solve_game::solve_game(a),
     };
     match result {
         Ok(code) => code,

@@ -13,6 +13,7 @@
 mod breakeven;
 mod canvas;
 mod error;
+mod exploitability_curve;
 mod extent;
 mod face;
 mod figure2;
@@ -34,6 +35,7 @@ mod write;
 pub use breakeven::{BreakEvenChart, PaperBreakEven};
 pub use canvas::{Canvas, Figure, Tip, render_png, render_svg};
 pub use error::PlotError;
+pub use exploitability_curve::ExploitabilityCurve;
 pub use extent::{fitted_size, text_outside};
 pub use face::Face;
 pub use figure2::Figure2;

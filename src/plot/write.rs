@@ -37,6 +37,8 @@ pub enum FigureKind {
     Sweep,
     /// A league's ratings (one per league, not per study).
     Ratings,
+    /// A league of exploit agents: the reduced game's CFR+ exploitability against iterations.
+    Exploitability,
 }
 
 impl FigureKind {
@@ -59,6 +61,7 @@ impl FigureKind {
             FigureKind::Breakeven => "breakeven",
             FigureKind::Sweep => "sweep",
             FigureKind::Ratings => "ratings",
+            FigureKind::Exploitability => "exploitability",
         }
     }
 }
@@ -130,6 +133,13 @@ pub fn figure_files(results: &Results) -> Vec<FigureFile> {
                 .iter()
                 .map(|l| file(&l.name, FigureKind::Ratings)),
         )
+        .chain(
+            results
+                .leagues
+                .iter()
+                .filter(|l| l.reduced.is_some())
+                .map(|l| file(&l.name, FigureKind::Exploitability)),
+        )
         .collect()
 }
 
@@ -183,7 +193,8 @@ pub fn write_study_figures(
                 out_dir,
             )?,
             FigureKind::Sweep => continue,
-            FigureKind::Ratings => continue, // a league's figure, not a study's
+            // a league's figures, not a study's
+            FigureKind::Ratings | FigureKind::Exploitability => continue,
         };
         out.push(file);
     }
@@ -217,6 +228,16 @@ pub fn write_figures(
             FigureKind::Ratings,
             out_dir,
         )?);
+    }
+    for league in &results.leagues {
+        if let Some(r) = &league.reduced {
+            out.push(write_named(
+                &super::exploitability_curve::ExploitabilityCurve::new(r),
+                &league.name,
+                FigureKind::Exploitability,
+                out_dir,
+            )?);
+        }
     }
     Ok(out)
 }

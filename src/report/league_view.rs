@@ -556,6 +556,7 @@ mod tests {
             anchors: vec![],
             gaps: vec![],
             pairing: None,
+            reduced: None,
             standings: vec![
                 standing("hoarder", 1, 0.341, Some(est(0.001, -0.0005, 0.0025))),
                 standing("counter", 2, 0.340, Some(est(0.021, 0.019, 0.023))),

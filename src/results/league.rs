@@ -260,6 +260,10 @@ pub struct LeagueResults {
     /// Three players: each policy's standing over every seating (empty, and omitted, for two).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub standings: Vec<Standing>,
+    /// A league of exploit agents: the reduced game solved exactly, with the targets' exact
+    /// exploitability beside the exploit agent's sampled bound (absent, and omitted, otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduced: Option<super::reduced::ReducedResults>,
 }
 
 /// One policy's standing in a three-player league, over every seating of every deal.

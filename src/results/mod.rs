@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::policy::PolicySpec;
 pub mod fixture;
 pub mod league;
+pub mod reduced;
 pub mod sweep;
 
 pub use crate::stats::Interval;

@@ -38,7 +38,7 @@ const STUDY: CrateMap = CrateMap {
         ("tournament", &["game", "deal", "policy", "files"]),
         ("table", &["game", "policy", "tournament", "files"]),
         ("results", &["game", "policy", "stats"]),
-        ("analysis", &["game", "stats", "results", "policy"]),
+        ("analysis", &["game", "stats", "results", "policy", "solve"]),
         ("plot", &["results"]),
         (
             "report",

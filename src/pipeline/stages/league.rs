@@ -35,6 +35,56 @@ pub const LEAGUE_FILE: &str = "league.json";
 pub const RATINGS_CSV: &str = "ratings.csv";
 /// A three-player league's standings as CSV.
 pub const STANDINGS_CSV: &str = "standings.csv";
+/// Output of a league's reduced-game job.
+pub const REDUCED_FILE: &str = "reduced.json";
+
+/// The id of a league's reduced-game job.
+pub fn reduced_job_id(league: &str) -> String {
+    format!("league/{league}/reduced")
+}
+/// CFR+ iterations of the reduced game a league of exploit agents is set beside (the 8-card
+/// game's exploitability is then about 0.14 points; see BENCHMARKS.md).
+pub const REDUCED_ITERATIONS: u64 = 64;
+/// Worlds per decision of the exploit agent in the reduced game: the full game's default.
+pub const REDUCED_WORLDS: usize = crate::policy::DEFAULT_EXPLOIT_WORLDS as usize;
+
+/// The targets of a two-player standard league's exploit agents, once each in league order
+/// (empty for any other league).
+fn exploit_targets(league: &League) -> Vec<crate::policy::PolicySpec> {
+    let mut out: Vec<crate::policy::PolicySpec> = Vec::new();
+    if league.has_rules() {
+        return out;
+    }
+    for p in &league.policies {
+        if let Some(crate::policy::PolicyDef::Exploit { target, .. }) = &p.def
+            && !out.contains(target)
+        {
+            out.push((**target).clone());
+        }
+    }
+    out
+}
+
+/// The reduced game solved with `targets` measured in it.
+fn reduced_results(
+    targets: &[crate::policy::PolicySpec],
+) -> Result<crate::results::reduced::ReducedResults, Box<dyn std::error::Error + Send + Sync>> {
+    let built: Vec<(String, crate::policy::AnyPolicy)> = targets
+        .iter()
+        .map(|t| Ok((t.name.clone(), t.try_build()?)))
+        .collect::<Result<_, crate::policy::PolicyBuildError>>()?;
+    let policies: Vec<(String, &dyn crate::game::Policy)> = built
+        .iter()
+        .map(|(n, p)| (n.clone(), p as &dyn crate::game::Policy))
+        .collect();
+    Ok(crate::analysis::reduced_game::solve_reduced(
+        crate::analysis::reduced_game::ReducedSpec::default(),
+        REDUCED_ITERATIONS,
+        Some(REDUCED_WORLDS),
+        &policies,
+        |_, _| {},
+    )?)
+}
 
 /// The id of a league's fit job.
 pub fn job_id(league: &str) -> String {
@@ -203,11 +253,38 @@ pub fn jobs(league: &League) -> Vec<Job> {
     let settings = settings(league);
     let (name, label) = (league.name.clone(), league.label.clone());
     let order = pair_ids.clone();
+    let targets = exploit_targets(league);
+    let params = serde_json::json!({ "name": name, "label": label, "settings": settings });
+    // A league of exploit agents: the reduced game is its own job, with no dependency, so it
+    // runs beside the league's seatings rather than after them.
+    let reduced_id = (!targets.is_empty()).then(|| reduced_job_id(&league.name));
+    let mut deps = pair_ids;
+    if let Some(id) = &reduced_id {
+        let targets = targets.clone();
+        jobs.push(Job {
+            id: id.clone(),
+            stage: StageName::League,
+            deps: Vec::new(),
+            params: serde_json::json!({
+                "spec": crate::analysis::reduced_game::ReducedSpec::default(),
+                "iterations": REDUCED_ITERATIONS,
+                "worlds": REDUCED_WORLDS,
+                "targets": targets,
+            }),
+            code: CODE.to_string(),
+            publish: Some(format!("{}/league/reduced", league.name)),
+            note: None,
+            body: Box::new(move |_, out| {
+                write_json(&out.join(REDUCED_FILE), &reduced_results(&targets)?)
+            }),
+        });
+        deps.push(id.clone());
+    }
     jobs.push(Job {
         id: job_id(&league.name),
         stage: StageName::League,
-        deps: pair_ids,
-        params: serde_json::json!({ "name": name, "label": label, "settings": settings }),
+        deps,
+        params,
         code: CODE.to_string(),
         publish: Some(Layout::tables_publish(&league.name)),
         note: None,
@@ -216,7 +293,10 @@ pub fn jobs(league: &League) -> Vec<Job> {
                 .iter()
                 .map(|d| read_json(inputs, d, PAIR_FILE))
                 .collect::<Result<_, _>>()?;
-            let r = league_results(&name, &label, &settings, pairs, None)?;
+            let mut r = league_results(&name, &label, &settings, pairs, None)?;
+            if let Some(id) = &reduced_id {
+                r.reduced = Some(read_json(inputs, id, REDUCED_FILE)?);
+            }
             write_json(&out.join(LEAGUE_FILE), &r)?;
             write_ratings_csv(&r, out)
         }),
