@@ -51,6 +51,10 @@ pub struct SolveGameArgs {
     pub json: bool,
 }
 
+/// The largest game CFR+ runs on (histories): the 8-card game has 362,880, the 10-card one
+/// 293,932,800, whose table did not fit in 14 GB.
+const MAX_CFR_HISTORIES: u128 = 50_000_000;
+
 /// A rank as the option spells it.
 fn rank(text: &str) -> Option<u8> {
     match text.trim().to_ascii_uppercase().as_str() {
@@ -77,8 +81,14 @@ pub fn solve_game(a: SolveGameArgs) -> Exit {
         ranks,
         hand: a.hand,
     };
-    if let Err(e) = spec.check() {
-        return fail(format!("the reduced game: {e}"));
+    let histories = match briscola::solve::reduced::ReducedGame::new(spec.clone()) {
+        Ok(g) => g.histories(),
+        Err(e) => return fail(format!("the reduced game: {e}")),
+    };
+    if a.iterations > 0 && histories > MAX_CFR_HISTORIES {
+        return fail(format!(
+            "the reduced game has {histories} complete histories: CFR+ keeps a table of every information set, which past {MAX_CFR_HISTORIES} histories does not fit in memory (10 cards need more than 117 million sets); use a smaller deck, or --iterations 0 for the policies' exact exploitability alone"
+        ));
     }
     if let Some(p) = &a.plot {
         if p.extension().is_none_or(|e| e != "svg") {

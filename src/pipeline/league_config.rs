@@ -221,6 +221,18 @@ pub fn check(
             ));
         }
     }
+    if let Some(rules) = section.rules
+        && rules.players > 2
+        && section.pairs.is_some()
+    {
+        return Err((
+            field("pairs"),
+            format!(
+                "pairs with players = {}: a table of three plays each deal in all six seatings of its three policies, so there are no pairs to choose; drop `pairs`",
+                rules.players
+            ),
+        ));
+    }
     if let Some(pairs) = &section.pairs {
         check_pairs(&field("pairs"), &section.policies, pairs)?;
     }
@@ -278,18 +290,6 @@ pub fn check(
                 "paired = false with players = {}: a table of three is read deal by deal across \
                  its six seatings (game j of every seating is the same deal), so each seating \
                  cannot have its own deals; drop `paired` (true is the default)",
-                rules.players
-            ),
-        ));
-    }
-    if let Some(rules) = section.rules
-        && rules.players > 2
-        && section.pairs.is_some()
-    {
-        return Err((
-            field("pairs"),
-            format!(
-                "pairs with players = {}: a table of three plays each deal in all six seatings of its three policies, so there are no pairs to choose; drop `pairs`",
                 rules.players
             ),
         ));

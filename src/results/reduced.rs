@@ -39,7 +39,7 @@ pub struct ReducedPolicy {
 /// Everything one `solve-game` run found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReducedResults {
-    /// The deck in words, e.g. `2 suits x Ace, Three, King, Knave`.
+    /// The deck in words, e.g. `2 suits x Ace, 3, Knave, King` (ranks in the deck's order).
     pub deck: String,
     /// Cards in the deck.
     pub cards: u32,

@@ -253,12 +253,18 @@ impl PolicySpec {
     }
 
     /// Whether the policy's card is a function of its view alone (it never draws from its
-    /// stream): the built-ins but random, rules, and switches between such. An exploit agent's
-    /// target must be.
+    /// stream): the built-ins but random, rules without an `order = random` rule, and switches
+    /// between such. An exploit agent's target must be.
     pub fn is_deterministic(&self) -> bool {
         match (self.kind, &self.def) {
             (PolicyKind::Greedy | PolicyKind::Hoarder | PolicyKind::Counter, _) => true,
-            (PolicyKind::Rules, _) => true,
+            (PolicyKind::Rules, Some(PolicyDef::Rules { lead, follow })) => {
+                RuleProgram::compile(lead, follow, self.tie_break).is_ok_and(|p| {
+                    !p.lead_rules()
+                        .chain(p.follow_rules())
+                        .any(|r| r.order == lang::Order::Random)
+                })
+            }
             (
                 PolicyKind::Switch,
                 Some(PolicyDef::Switch {
@@ -355,7 +361,7 @@ impl PolicySpec {
                 }
                 if !target.is_deterministic() {
                     return Err(bad(format!(
-                        "target `{}` is a {} policy; an exploit agent needs a deterministic target: greedy, hoarder, counter, a rules policy or a switch between such",
+                        "target `{}` is a {} policy; an exploit agent needs a deterministic target: greedy, hoarder, counter, a rules policy without a random rule, or a switch between such",
                         target.name,
                         target.kind.as_str()
                     )));
