@@ -172,15 +172,10 @@ fn solve(spec: ReducedSpec, a: &SolveGameArgs) -> Result<ReducedResults, Reduced
     Ok(r)
 }
 
+/// A count as the report prints it (`362,880`); the text as it is if it is not a number.
 fn grouped(s: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    s.parse::<i128>()
+        .map_or_else(|_| s.to_string(), briscola::report::format::thousands)
 }
 
 /// The results in words.

@@ -99,7 +99,7 @@ impl Search {
 }
 
 /// Fisher-Yates from the end with the seat's stream.
-fn shuffle(cards: &mut [Card], rng: &mut SeatRng) {
+pub(super) fn shuffle(cards: &mut [Card], rng: &mut SeatRng) {
     for i in (1..cards.len()).rev() {
         let j = rng.below(i as u32 + 1) as usize;
         cards.swap(i, j);
@@ -145,7 +145,7 @@ impl Search {
 }
 
 /// The first index of the largest value.
-fn best_index(sums: &[i64]) -> usize {
+pub(super) fn best_index(sums: &[i64]) -> usize {
     let mut best = 0;
     for (i, &s) in sums.iter().enumerate() {
         if s > sums[best] {
