@@ -17,8 +17,8 @@ use briscola::pipeline::stored_games::stored_games;
 use briscola::policy::{MAX_THRESHOLD, PolicyKind, PolicySpec, TieBreak};
 use briscola::tournament::{
     DealSourceKind, Export, ExportDest, ExportFormat, ExportShard, ExportTable, GamesProblem,
-    MANIFEST_FILE, OutState, SpecError, TournamentSpec, check_destination, export as run_export,
-    out_state, read_manifest, run_tournament, total_games_problem,
+    MANIFEST_FILE, OutState, SpecError, TournamentSpec, check_destination, check_shard_files,
+    export as run_export, out_state, read_manifest, run_tournament, total_games_problem,
 };
 
 use super::error::{CliError, Exit};
@@ -379,6 +379,9 @@ fn metadata(
 
 fn source_from_dir(dir: &Path) -> Result<Source, CliError> {
     let m = read_manifest(dir).map_err(|e| usage(format!("--from: {e}")))?;
+    for s in &m.shards {
+        check_shard_files(dir, s).map_err(|e| usage(format!("--from: {e}")))?;
+    }
     let shards = m
         .shards
         .iter()

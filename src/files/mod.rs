@@ -1,6 +1,8 @@
 //! Files a user names on the command line: reading them with a cap on the bytes actually read
 //! (a device or a FIFO reports no size, so a cap on the reported size would trust nothing), and
-//! checking a path the user asked us to write before anything is written there.
+//! checking a path the user asked us to write before anything is written there; the names of
+//! the temporaries such a write goes through, and the sweep of those an interrupted command
+//! left behind.
 //!
 //! Invariant: [`read_capped`] never holds more than `cap + 1` bytes of a file, whatever the
 //! file is; [`output_problem`] accepts only a missing path or a regular file (never a device, a
@@ -60,6 +62,51 @@ pub fn output_problem(path: &Path) -> Option<String> {
             file_kind(&m.file_type())
         )),
     }
+}
+
+/// The prefix of a temporary written beside the output `name` by this process:
+/// `.NAME.PID.` (the rest is random, then `.tmp`), so a later command can tell whose it is.
+pub fn temp_prefix(name: &str) -> String {
+    format!(".{name}.{}.", std::process::id())
+}
+
+/// Remove from `dir` the temporaries of `name` ([`temp_prefix`]) whose process is gone: what a
+/// killed `simulate` or `export` left. A temporary of a live process (another command writing
+/// the same output now) is left alone, and so is everything else; where the system has no
+/// `/proc` to ask, nothing is removed. Returns how many were removed.
+pub fn sweep_stale_temps(dir: &Path, name: &str) -> usize {
+    let proc = Path::new("/proc/self");
+    if !proc.exists() {
+        return 0;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let head = format!(".{name}.");
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file
+            .strip_prefix(&head)
+            .and_then(|r| r.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        let Some(pid) = rest.split('.').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if Path::new("/proc").join(pid.to_string()).exists() {
+            continue;
+        }
+        let path = e.path();
+        let gone = match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_dir() => std::fs::remove_dir_all(&path).is_ok(),
+            Ok(_) => std::fs::remove_file(&path).is_ok(),
+            Err(_) => false,
+        };
+        removed += gone as usize;
+    }
+    removed
 }
 
 /// What kind of file `t` is, in words.

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
+use super::kept_io_error::{KeptIoError, LastIoError, kept};
 use super::shard::{GAMES_FILE, SHARD_FILE, ShardSummary, TRICKS_FILE};
 use super::shard_tables::{GAME_COLUMNS, TRICK_COLUMNS, trick_frame, winner_text};
 use crate::game::{Card, Suit};
@@ -147,6 +148,16 @@ pub enum ExportError {
         path: PathBuf,
         /// what it is
         kind: &'static str,
+    },
+    /// The destination's directory does not exist or is not a directory.
+    #[error(
+        "will not write {path}: {problem}; name a path in an existing directory, or give `--out -` to stream to standard output"
+    )]
+    NoDirectory {
+        /// the destination
+        path: PathBuf,
+        /// what is wrong with its directory
+        problem: String,
     },
     /// A trick table the shard did not write could not be regenerated from its spec.
     #[error("cannot regenerate the trick table from {path}: {message}")]
@@ -290,6 +301,31 @@ pub struct Export<'a> {
 /// Check that `out` may be written: absent or a regular file. A symlink, FIFO, device, socket or
 /// directory is refused (never replaced, never written through).
 pub fn check_destination(out: &Path) -> Result<(), ExportError> {
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let problem = match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => None,
+        Ok(m) => Some(format!(
+            "{} is a {}, not a directory",
+            dir.display(),
+            super::tournament_run::file_kind(&m.file_type())
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Some(format!("its directory {} does not exist", dir.display()))
+        }
+        Err(e) => Some(format!(
+            "cannot inspect its directory {}: {e}",
+            dir.display()
+        )),
+    };
+    if let Some(problem) = problem {
+        return Err(ExportError::NoDirectory {
+            path: out.to_path_buf(),
+            problem,
+        });
+    }
     match std::fs::symlink_metadata(out) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(ExportError::Write {
@@ -380,9 +416,11 @@ fn export_to_file(e: &Export<'_>, path: &Path) -> Result<u64, ExportError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // An export killed earlier left its temporary: nothing else removes it.
+    crate::files::sweep_stale_temps(dir, &name);
     // O_CREAT | O_EXCL with a random name: a planted file or symlink is never opened.
     let tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
+        .prefix(&crate::files::temp_prefix(&name))
         .suffix(".tmp")
         .permissions(std::fs::Permissions::from_mode(0o644))
         .tempfile_in(dir)
@@ -416,7 +454,7 @@ fn write_export<W: Write>(
                 CsvWriter::new(&mut *w)
                     .include_header(first)
                     .finish(&mut df)
-                    .map_err(|x| polars_write(x, err))?;
+                    .map_err(|x| polars_write(x, &LastIoError::default(), err))?;
                 first = false;
                 rows += df.height() as u64;
                 Ok(())
@@ -428,8 +466,10 @@ fn write_export<W: Write>(
             Ok(rows)
         }
         (table, ExportFormat::Parquet) => {
-            let mut writer: Option<polars::io::parquet::write::BatchedWriter<&mut W>> = None;
-            let mut sink = Some(&mut *w);
+            let mut writer: Option<polars::io::parquet::write::BatchedWriter<KeptIoError<&mut W>>> =
+                None;
+            let (sink, last) = KeptIoError::new(&mut *w);
+            let mut sink = Some(sink);
             let mut rows = 0u64;
             for_each_slice(e.shards, table, &mut |mut df| {
                 // The batched writer writes one record batch per chunk and needs every column
@@ -445,17 +485,18 @@ fn write_export<W: Write>(
                         .with_compression(ParquetCompression::Zstd(None))
                         .with_key_value_metadata(Some(KeyValueMetadata::from_static(kv)))
                         .batched(df.schema())
-                        .map_err(|x| polars_write(x, err))?;
+                        .map_err(|x| polars_write(x, &last, err))?;
                     writer = Some(bw);
                 }
                 if let Some(bw) = writer.as_mut() {
-                    bw.write_batch(&df).map_err(|x| polars_write(x, err))?;
+                    bw.write_batch(&df)
+                        .map_err(|x| polars_write(x, &last, err))?;
                 }
                 rows += df.height() as u64;
                 Ok(())
             })?;
             if let Some(bw) = writer {
-                bw.finish().map_err(|x| polars_write(x, err))?;
+                bw.finish().map_err(|x| polars_write(x, &last, err))?;
             }
             Ok(rows)
         }
@@ -489,13 +530,27 @@ fn arrow_schema_entry(schema: &Schema, meta: &[(String, String)]) -> (String, St
 }
 
 /// A polars write error; a closed pipe underneath becomes [`ExportError::BrokenPipe`].
-fn polars_write(e: PolarsError, err: &dyn Fn(String) -> ExportError) -> ExportError {
-    if let PolarsError::IO { error, .. } = &e
-        && error.kind() == std::io::ErrorKind::BrokenPipe
+/// A polars write error as an export error: the sink's own I/O error when it had one (a full
+/// disk reads "No space left on device", not polars' "Invalid thrift: transport error").
+fn polars_write(
+    e: PolarsError,
+    last: &LastIoError,
+    err: &dyn Fn(String) -> ExportError,
+) -> ExportError {
+    let io = match &e {
+        PolarsError::IO { error, .. } => Some(error.kind()),
+        _ => None,
+    };
+    let kept = kept(last);
+    if io == Some(std::io::ErrorKind::BrokenPipe)
+        || kept.as_ref().map(|k| k.kind()) == Some(std::io::ErrorKind::BrokenPipe)
     {
         return ExportError::BrokenPipe;
     }
-    err(e.to_string())
+    match kept {
+        Some(k) => err(k.to_string()),
+        None => err(e.to_string()),
+    }
 }
 
 fn columns(table: ExportTable) -> &'static [&'static str] {

@@ -10,6 +10,7 @@ use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::game_batch::{BatchStreams, play_batch};
+use super::kept_io_error::{KeptIoError, LastIoError, kept};
 use super::outcome_chunk::OutcomeChunk;
 use super::shard_tables::{game_frame, trick_frame};
 use super::table_batch::play_batch_table;
@@ -514,8 +515,10 @@ pub fn table_problem(rules: &crate::game::Rules, reading: FollowReading) -> Opti
 /// A Parquet file written one row group per chunk.
 pub(super) struct TableWriter {
     path: PathBuf,
-    inner: Option<polars::io::parquet::write::BatchedWriter<File>>,
-    file: Option<File>,
+    inner: Option<polars::io::parquet::write::BatchedWriter<KeptIoError<File>>>,
+    file: Option<KeptIoError<File>>,
+    /// The file's latest I/O error (a full disk), which polars' error would hide.
+    last: LastIoError,
 }
 
 impl TableWriter {
@@ -524,19 +527,17 @@ impl TableWriter {
             path: path.to_path_buf(),
             source,
         })?;
+        let (file, last) = KeptIoError::new(f);
         Ok(TableWriter {
             path: path.to_path_buf(),
             inner: None,
-            file: Some(f),
+            file: Some(file),
+            last,
         })
     }
 
     pub(super) fn write(&mut self, df: &DataFrame) -> Result<(), ShardError> {
-        let path = self.path.clone();
-        let err = move |source| ShardError::Table {
-            path: path.clone(),
-            source,
-        };
+        let err = self.error();
         if self.inner.is_none() {
             let file = self.file.take().expect("file present before first batch");
             let w = ParquetWriter::new(file)
@@ -549,13 +550,52 @@ impl TableWriter {
         w.write_batch(df).map_err(&err)
     }
 
-    pub(super) fn finish(self) -> Result<(), ShardError> {
-        if let Some(w) = self.inner {
-            w.finish().map_err(|source| ShardError::Table {
-                path: self.path.clone(),
-                source,
-            })?;
+    pub(super) fn finish(mut self) -> Result<(), ShardError> {
+        let err = self.error();
+        if let Some(w) = self.inner.take() {
+            w.finish().map_err(err)?;
         }
         Ok(())
+    }
+
+    /// A polars error as a shard error: the file's own I/O error when it had one (a full disk
+    /// reads "No space left on device", not polars' "Invalid thrift: transport error").
+    fn error(&self) -> impl Fn(PolarsError) -> ShardError + use<> {
+        let (path, last) = (self.path.clone(), self.last.clone());
+        move |source| match kept(&last) {
+            Some(source) => ShardError::Io {
+                path: path.clone(),
+                source,
+            },
+            None => ShardError::Table {
+                path: path.clone(),
+                source,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod full_disk_tests {
+    use super::*;
+
+    /// A full disk (`/dev/full` answers every write with ENOSPC) is reported as the operating
+    /// system's error, naming the file, not as polars' "Invalid thrift: transport error".
+    #[test]
+    fn a_full_disk_reads_no_space_left_on_device() {
+        let full = Path::new("/dev/full");
+        if !full.exists() {
+            return;
+        }
+        let mut w = TableWriter::create(full).unwrap();
+        let n = 200_000u32;
+        let df = df!("a" => (0..n).collect::<Vec<u32>>(), "b" => (0..n).map(|i| i.wrapping_mul(2_654_435_761)).collect::<Vec<u32>>()).unwrap();
+        let r = w.write(&df).and_then(|()| w.finish());
+        let e = r
+            .expect_err("nothing can be written to /dev/full")
+            .to_string();
+        assert!(e.contains("/dev/full"), "{e}");
+        assert!(e.contains("No space left on device"), "{e}");
+        assert!(!e.contains("thrift"), "{e}");
     }
 }

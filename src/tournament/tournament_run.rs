@@ -1,11 +1,15 @@
 //! An ad-hoc tournament (`briscola simulate`): every ordered matchup of a policy list played into
 //! one directory, one sub-directory per shard, with a manifest naming them in MatchId order.
 //!
+//! The manifest records each shard file's sha256, so a reader (`export --from`) can refuse a
+//! file that changed after the tournament was written ([`check_shard_files`]).
+//!
 //! Invariant: the tournament is played into a temporary directory beside the output and
 //! published by one rename, so the output directory holds either what it held before or the
 //! complete tournament, never a part (a failed or killed run leaves at most a hidden
-//! `.<name>.*.tmp` directory).
+//! `.<name>.<pid>.*.tmp` directory, which the next run into the same place removes).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -27,6 +31,10 @@ pub struct ManifestShard {
     pub dir: String,
     /// Its summary.
     pub summary: ShardSummary,
+    /// Each file of the shard's directory by name, with its sha256 (hex). Empty in a manifest
+    /// written before the hashes were recorded (then nothing can be checked).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub files: BTreeMap<String, String>,
 }
 
 /// The manifest of a tournament directory.
@@ -134,8 +142,10 @@ pub fn run_tournament(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "tournament".into());
+    // A run killed earlier left its temporary directory: nothing else removes it.
+    crate::files::sweep_stale_temps(&parent, &name);
     let tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
+        .prefix(&crate::files::temp_prefix(&name))
         .suffix(".tmp")
         .tempdir_in(&parent)
         .map_err(|e| io_err(&parent, e))?;
@@ -212,6 +222,7 @@ fn play_shards(
             match_id: m.match_id,
             dir: m.slug(),
             summary,
+            files: file_hashes(&sub)?,
         })
     };
     std::thread::scope(|scope| {
@@ -307,6 +318,54 @@ fn publish_dir(tmp: tempfile::TempDir, out: &Path, state: OutState) -> Result<()
     }
     if let Some(p) = parent {
         let _ = std::fs::File::open(p).and_then(|f| f.sync_all());
+    }
+    Ok(())
+}
+
+/// The sha256 (hex) of each file in `dir`, by name.
+fn file_hashes(dir: &Path) -> Result<BTreeMap<String, String>, TournamentError> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(dir).map_err(|e| io_err(dir, e))? {
+        let path = e.map_err(|e| io_err(dir, e))?.path();
+        if path.is_file() {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            out.insert(name.unwrap_or_default(), sha256_file(&path)?);
+        }
+    }
+    Ok(out)
+}
+
+fn sha256_file(path: &Path) -> Result<String, TournamentError> {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf).map_err(|e| io_err(path, e))?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(hex::encode(h.finalize()))
+}
+
+/// Check that every file the manifest records for `shard` (in the tournament directory `dir`)
+/// still has its recorded sha256: a flipped bit or an edited file is an error naming the file,
+/// never rows read from it.
+pub fn check_shard_files(dir: &Path, shard: &ManifestShard) -> Result<(), TournamentError> {
+    for (name, want) in &shard.files {
+        let path = dir.join(&shard.dir).join(name);
+        let got = sha256_file(&path)?;
+        if &got != want {
+            return Err(TournamentError::Io {
+                path,
+                message: format!(
+                    "its sha256 is {got}, but the tournament's {MANIFEST_FILE} records {want}: the file changed after `briscola simulate` wrote it; play the tournament again"
+                ),
+            });
+        }
     }
     Ok(())
 }

@@ -552,3 +552,111 @@ fn simulate_takes_the_configs_named_policies() {
     assert_exit(&o, 2);
     assert!(!p.join("u").exists());
 }
+
+/// `simulate` records each shard file's sha256 in tournament.json, and `export --from` checks
+/// them before reading a row: one flipped bit in a shard's games.parquet (which once turned a
+/// row's points into 73, the game's summing to 125) is exit 2 naming the file.
+#[test]
+fn export_refuses_a_shard_file_that_changed_after_simulate() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    small_sim(p);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(p.join("t/tournament.json")).unwrap())
+            .unwrap();
+    let shard = &manifest["shards"][1];
+    let files = shard["files"].as_object().expect("the shard's file hashes");
+    assert!(files.contains_key("games.parquet"), "{files:?}");
+    let games = p
+        .join("t")
+        .join(shard["dir"].as_str().unwrap())
+        .join("games.parquet");
+    let mut bytes = std::fs::read(&games).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x10;
+    std::fs::write(&games, &bytes).unwrap();
+    let o = briscola(
+        &[
+            "export", "games", "--format", "csv", "--from", "t", "--out", "out.csv",
+        ],
+        p,
+    );
+    assert_exit(&o, 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("games.parquet") && err.contains("changed after `briscola simulate` wrote it"),
+        "{err}"
+    );
+    assert!(!p.join("out.csv").exists(), "nothing is written");
+}
+
+/// What a killed `simulate` or `export` left (a hidden `.NAME.PID.*.tmp` of a process that is
+/// gone) is removed by the next command writing the same output; a live process's temporary
+/// (another command writing there now) and unrelated hidden files are left alone.
+#[test]
+fn leftovers_of_killed_writes_are_swept_by_the_next_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let mut child = Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let live = std::process::id();
+    std::fs::create_dir(p.join(format!(".t.{dead}.a1b2c3.tmp"))).unwrap();
+    std::fs::write(
+        p.join(format!(".t.{dead}.a1b2c3.tmp/games.parquet")),
+        b"half",
+    )
+    .unwrap();
+    std::fs::write(p.join(format!(".out.csv.{dead}.x9y8z7.tmp")), b"half").unwrap();
+    std::fs::write(p.join(format!(".out.csv.{live}.q1w2e3.tmp")), b"busy").unwrap();
+    std::fs::write(p.join(".out.csv.keep.tmp"), b"not ours").unwrap();
+    small_sim(p);
+    let o = briscola(
+        &[
+            "export", "games", "--format", "csv", "--from", "t", "--out", "out.csv",
+        ],
+        p,
+    );
+    assert_exit(&o, 0);
+    let mut left: Vec<String> = std::fs::read_dir(p)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        vec![
+            format!(".out.csv.{live}.q1w2e3.tmp"),
+            ".out.csv.keep.tmp".to_string(),
+        ]
+    );
+}
+
+/// An `--out` whose directory is missing or is a file is a usage error (exit 2) for export as
+/// for simulate, naming the directory; nothing is created.
+#[test]
+fn an_out_path_in_no_directory_is_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    small_sim(p);
+    std::fs::write(p.join("afile"), b"x").unwrap();
+    for (out, says) in [
+        ("afile/x.csv", "afile is a regular file, not a directory"),
+        ("nodir/x.csv", "its directory nodir does not exist"),
+    ] {
+        let o = briscola(
+            &[
+                "export", "games", "--format", "csv", "--from", "t", "--out", out,
+            ],
+            p,
+        );
+        assert_exit(&o, 2);
+        let err = stderr(&o);
+        assert!(err.contains(says), "{err}");
+    }
+    let o = briscola(&["simulate", "--games", "9", "--out", "afile/sub"], p);
+    assert_exit(&o, 2);
+    assert!(!p.join("nodir").exists());
+}

@@ -49,7 +49,8 @@ pub const REDUCED_ITERATIONS: u64 = 64;
 pub const REDUCED_WORLDS: usize = crate::policy::DEFAULT_EXPLOIT_WORLDS as usize;
 
 /// The targets of a two-player standard league's exploit agents, once each in league order
-/// (empty for any other league).
+/// (empty for any other league). A network target is left out: its observation describes the
+/// 40-card game, so it has no meaning in the reduced deck.
 fn exploit_targets(league: &League) -> Vec<crate::policy::PolicySpec> {
     let mut out: Vec<crate::policy::PolicySpec> = Vec::new();
     if league.has_rules() {
@@ -57,6 +58,7 @@ fn exploit_targets(league: &League) -> Vec<crate::policy::PolicySpec> {
     }
     for p in &league.policies {
         if let Some(crate::policy::PolicyDef::Exploit { target, .. }) = &p.def
+            && target.kind != crate::policy::PolicyKind::Onnx
             && !out.contains(target)
         {
             out.push((**target).clone());
@@ -84,6 +86,21 @@ fn reduced_results(
         &policies,
         |_, _| {},
     )?)
+}
+
+/// A fit that has no estimate (too few games, or one side winning every decisive game) as a
+/// sentence naming the league and the remedy; other errors as they are.
+fn unfitted(league: &str, e: crate::stats::StatsError) -> Box<dyn std::error::Error + Send + Sync> {
+    use crate::stats::StatsError as S;
+    match e {
+        S::Singular { .. } | S::Separation { .. } | S::OneClass { .. } | S::NotConverged { .. } => {
+            format!(
+                "league {league}: the ratings cannot be estimated from these games ({e}): with few games a policy can win or lose every decisive game against the others, and its rating is then unbounded; raise leagues.{league}.games_per_pair"
+            )
+            .into()
+        }
+        e => e.into(),
+    }
 }
 
 /// The id of a league's fit job.
@@ -293,7 +310,8 @@ pub fn jobs(league: &League) -> Vec<Job> {
                 .iter()
                 .map(|d| read_json(inputs, d, PAIR_FILE))
                 .collect::<Result<_, _>>()?;
-            let mut r = league_results(&name, &label, &settings, pairs, None)?;
+            let mut r = league_results(&name, &label, &settings, pairs, None)
+                .map_err(|e| unfitted(&name, e))?;
             if let Some(id) = &reduced_id {
                 r.reduced = Some(read_json(inputs, id, REDUCED_FILE)?);
             }
@@ -361,7 +379,8 @@ fn table_fit_job(league: &League) -> Job {
             let pairs = table_pairs(&names, &seatings, conf)?;
             // A deal's comparisons are correlated: the fit's errors are clustered by deal.
             let deals = deal_clusters(&names, &seatings)?;
-            let mut r = league_results(&name, &label, &settings, pairs, Some(&deals))?;
+            let mut r = league_results(&name, &label, &settings, pairs, Some(&deals))
+                .map_err(|e| unfitted(&name, e))?;
             r.standings = table;
             // The three pairs share their deals: each policy's score against the others is
             // averaged per deal (not combined from the pairs as if independent).

@@ -37,6 +37,7 @@ mod switch;
 mod table_policy;
 #[cfg(test)]
 mod table_props;
+mod target_memo;
 
 pub use crate::game::{Policy, SeatRng, SeatView};
 pub use counter::Counter;
@@ -253,8 +254,8 @@ impl PolicySpec {
     }
 
     /// Whether the policy's card is a function of its view alone (it never draws from its
-    /// stream): the built-ins but random, rules without an `order = random` rule, and switches
-    /// between such. An exploit agent's target must be.
+    /// stream): the built-ins but random, rules without an `order = random` rule, a network
+    /// playing its argmax card, and switches between such. An exploit agent's target must be.
     pub fn is_deterministic(&self) -> bool {
         match (self.kind, &self.def) {
             (PolicyKind::Greedy | PolicyKind::Hoarder | PolicyKind::Counter, _) => true,
@@ -271,6 +272,9 @@ impl PolicySpec {
                     play, otherwise, ..
                 }),
             ) => play.is_deterministic() && otherwise.is_deterministic(),
+            (PolicyKind::Onnx, Some(PolicyDef::Onnx { sampling, .. })) => {
+                *sampling == Sampling::Argmax
+            }
             _ => false,
         }
     }

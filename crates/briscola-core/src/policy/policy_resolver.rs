@@ -235,7 +235,7 @@ impl<'a> PolicyResolver<'a> {
                         return Err(err(
                             f("target"),
                             format!(
-                                "`{}` is a {} policy, which may play differently from the same view; an exploit agent needs a deterministic target: greedy, hoarder, counter, a rules policy without a random rule, or a switch between such",
+                                "`{}` is a {} policy, which may play differently from the same view; an exploit agent needs a deterministic target: greedy, hoarder, counter, a rules policy without a random rule, an onnx network with sampling = \"argmax\", or a switch between such",
                                 target.name,
                                 target.kind.as_str()
                             ),
