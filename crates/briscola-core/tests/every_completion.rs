@@ -214,46 +214,15 @@ fn apply(pos: &Position, c: &Completion) -> (Deal, Position) {
 /// cards in the hands and the stock; the rest of the deck out of play; a tricks or points
 /// goal; winner-first drawing, or now and then loser-first.
 fn random_position(rng: &mut ChaCha8Rng) -> Position {
-    let four = rng.random_bool(0.5);
-    let n = if four { 4 } else { 2 };
-    let (h, rounds) = if four {
-        let h = rng.random_range(1..=3usize);
-        (
-            h,
-            if h == 3 {
-                rng.random_range(0..=1usize)
-            } else {
-                0
-            },
-        )
-    } else {
-        (3, rng.random_range(0..=2usize))
-    };
-    let mut deck: Vec<Card> = Card::all().collect();
-    for j in (1..deck.len()).rev() {
-        deck.swap(j, rng.random_range(0..=j));
-    }
+    let (n, h, rounds) = shape(rng);
     let places = n * h + n * rounds;
     let hidden = rng.random_range(3..=6usize.min(places));
     let mut hide: Vec<bool> = (0..places).map(|i| i < hidden).collect();
-    for j in (1..hide.len()).rev() {
-        hide.swap(j, rng.random_range(0..=j));
-    }
-    let loser_first = rng.random_bool(0.25);
-    let rules = RulesSpec {
-        players: n as u8,
-        draw_order: if loser_first {
-            DrawOrder::LoserFirst
-        } else {
-            DrawOrder::WinnerFirst
-        },
-        ..RulesSpec::default()
-    }
-    .validate()
-    .expect("2 or 4 players are valid rules");
-    let mut cards = deck.into_iter();
+    shuffle(rng, &mut hide);
+    let mut deck: Vec<Card> = Card::all().collect();
+    shuffle(rng, &mut deck);
     let mut pos = Position {
-        rules,
+        rules: rules(n, rng.random_bool(0.25)),
         trump: Some(Suit::from_index(rng.random_range(0..4u8))),
         leader: rng.random_range(0..n),
         hands: vec![CardSet::EMPTY; n],
@@ -263,27 +232,60 @@ fn random_position(rng: &mut ChaCha8Rng) -> Position {
         player: rng.random_range(0..n),
         target: Target::Tricks(1),
     };
-    let mut pool = Vec::new();
-    for (i, &hidden) in hide.iter().enumerate() {
-        let c = cards.next().expect("40 cards");
-        if i < n * h {
-            let p = i / h;
-            if hidden {
-                pos.unknown[p] += 1;
-                pool.push(c);
-            } else {
-                pos.hands[p] = pos.hands[p].with(c);
-            }
-        } else if hidden {
-            pos.stock.push(None);
-            pool.push(c);
-        } else {
-            pos.stock.push(Some(c));
+    let mut placed = CardSet::EMPTY;
+    for (i, (&hidden, c)) in hide.iter().zip(deck).enumerate() {
+        placed = placed.with(c);
+        match (i < n * h, hidden) {
+            (true, true) => pos.unknown[i / h] += 1,
+            (true, false) => pos.hands[i / h] = pos.hands[i / h].with(c),
+            (false, true) => pos.stock.push(None),
+            (false, false) => pos.stock.push(Some(c)),
         }
     }
-    pos.played = CardSet::of(&cards.collect::<Vec<_>>());
+    // The hidden places' cards are the pool; every card not placed is out of play.
+    pos.played = CardSet(CardSet::ALL.0 & !placed.0);
     pos.target = goal(rng, &pos);
     pos
+}
+
+/// Players, hand size and stock rounds: 2 players with 3 cards and 0 to 2 rounds, or 4 with
+/// 1 to 3 cards and, with 3, at most one round.
+fn shape(rng: &mut ChaCha8Rng) -> (usize, usize, usize) {
+    if rng.random_bool(0.5) {
+        let h = rng.random_range(1..=3usize);
+        (
+            4,
+            h,
+            if h == 3 {
+                rng.random_range(0..=1usize)
+            } else {
+                0
+            },
+        )
+    } else {
+        (2, 3, rng.random_range(0..=2usize))
+    }
+}
+
+/// The rules for `n` players, drawing winner first or loser first.
+fn rules(n: usize, loser_first: bool) -> briscola_core::game::Rules {
+    RulesSpec {
+        players: n as u8,
+        draw_order: if loser_first {
+            DrawOrder::LoserFirst
+        } else {
+            DrawOrder::WinnerFirst
+        },
+        ..RulesSpec::default()
+    }
+    .validate()
+    .expect("2 or 4 players are valid rules")
+}
+
+fn shuffle<T>(rng: &mut ChaCha8Rng, v: &mut [T]) {
+    for j in (1..v.len()).rev() {
+        v.swap(j, rng.random_range(0..=j));
+    }
 }
 
 /// A goal in range: 1 to all the tricks left, or 1 to all the points in play.

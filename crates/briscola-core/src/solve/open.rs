@@ -511,7 +511,7 @@ impl<'a> OpenSearch<'a> {
         let wins = k == 0 || beats(table[best].card, c, trump);
         if seat == player {
             if wins && k > 0 {
-                300 - threat(c)
+                300 + threat(c)
             } else {
                 100 - threat(c) - points(c)
             }

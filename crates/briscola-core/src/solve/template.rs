@@ -72,7 +72,7 @@ impl Template {
                 return Cover::None;
             }
             if cut.is_none() && !saturates(&sure, &sure).0 {
-                cut = Some(self.halve(p, &sure, &maybe));
+                cut = Some(self.halve(p, r, &sure, &maybe));
             }
         }
         cut.unwrap_or(Cover::All)
@@ -82,19 +82,25 @@ impl Template {
     /// rest. The slot is one a maybe-matching (sure edges tried first) needs beyond the sure
     /// edges; there is one whenever the sure edges alone leave a trick without a card, since a
     /// known card's edge is sure or absent.
-    fn halve(&self, p: usize, sure: &[u64], maybe: &[u64]) -> Cover {
+    fn halve(&self, p: usize, r: &Region, sure: &[u64], maybe: &[u64]) -> Cover {
         let (_, owner) = saturates(maybe, sure);
-        let edge = owner.iter().enumerate().find_map(|(i, &e)| {
-            let e = e?;
-            match self.sources[p][i] {
-                (_, Source::Slot(x)) if sure[e] & (1u64 << i) == 0 => {
-                    Some((x, self.events[p][e].1))
+        let mut best: Option<(u8, u64, u32)> = None;
+        for (i, &e) in owner.iter().enumerate() {
+            let Some(e) = e else { continue };
+            if let (_, Source::Slot(x)) = self.sources[p][i]
+                && sure[e] & (1u64 << i) == 0
+            {
+                let cond = self.events[p][e].1;
+                let d = r.dom[x as usize];
+                // The share of the slot's domain that fits, in 1/1024ths.
+                let share = (d & cond).count_ones() * 1024 / d.count_ones().max(1);
+                if best.is_none_or(|b| share > b.2) {
+                    best = Some((x, cond, share));
                 }
-                _ => None,
             }
-        });
-        match edge {
-            Some((x, cond)) => Cover::Rest(vec![vec![(x, cond)], vec![(x, !cond)]]),
+        }
+        match best {
+            Some((x, cond, _)) => Cover::Rest(vec![vec![(x, !cond)], vec![(x, cond)]]),
             None => Cover::None,
         }
     }
