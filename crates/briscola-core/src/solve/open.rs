@@ -142,6 +142,11 @@ const NO_PLAY: Play = Play {
     slot: None,
 };
 
+/// Whether `player` has played to the trick on `table` (best card at `best`) and lost it.
+fn lost(table: &[Play], best: usize, player: usize) -> bool {
+    table.iter().any(|p| p.seat as usize == player) && table[best].seat as usize != player
+}
+
 /// The set bits of `m`, lowest first.
 pub(super) fn bits(mut m: u64) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
@@ -172,6 +177,8 @@ pub(super) struct OpenSearch<'a> {
     found: Option<LineTrick>,
     /// Tricks that must be left when the line ends (the deepening's current limit).
     floor: usize,
+    /// Whether the trick being chosen must go to the goal's player.
+    must_win: bool,
 }
 
 impl<'a> OpenSearch<'a> {
@@ -206,6 +213,7 @@ impl<'a> OpenSearch<'a> {
             exhausted: false,
             found: None,
             floor: 0,
+            must_win: false,
         }
     }
 
@@ -295,7 +303,12 @@ impl<'a> OpenSearch<'a> {
             return false;
         }
         let mut table = [NO_PLAY; MAX_PLAYERS];
+        let outer = self.must_win;
+        // A tricks goal that needs every trick left: a trick the player loses is cut at once.
+        self.must_win =
+            matches!(self.lay.target, Target::Tricks(_)) && need >= self.upper_bound(&st);
         let ok = self.trick(st, 0, &mut table, 0, need, false);
+        self.must_win = outer;
         if self.exhausted && !ok {
             return false; // not a proof: remember nothing
         }
@@ -355,6 +368,9 @@ impl<'a> OpenSearch<'a> {
             } else {
                 best
             };
+            if self.must_win && lost(&table[..=k], b, self.lay.player) {
+                continue;
+            }
             if self.trick(s, k + 1, table, b, need, record) {
                 return true;
             }
@@ -536,6 +552,7 @@ impl<'a> OpenSearch<'a> {
         let mut out = Vec::new();
         while need > 0 {
             self.found = None;
+            self.must_win = false;
             let mut table = [NO_PLAY; MAX_PLAYERS];
             if !self.trick(st, 0, &mut table, 0, need, true) {
                 break;
