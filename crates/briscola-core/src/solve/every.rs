@@ -7,8 +7,9 @@
 //! region's canonical matching) is the refuting completion. "Yes" comes with a line, which is
 //! generalised into a [`Template`]; every completion realising it has a line. A region the
 //! template neither covers nor misses is split on one slot's domain (the cards meeting one of
-//! its conditions, and the rest), and each part is checked again, against the same template
-//! first. Domains only shrink, so this ends; a region that a recent template covers is done.
+//! its conditions, and the rest: the slot whose domain fits best, the rest checked first), and
+//! each part is checked again, against the same template first. Domains only shrink, so this
+//! ends; a region that one of the latest templates covers is done.
 //!
 //! Invariant: the regions left to check always hold every completion that no template found so
 //! far is known to cover; so "yes" is a proof for every completion and "no" names a completion

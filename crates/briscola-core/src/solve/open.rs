@@ -5,10 +5,12 @@
 //! holds for every completion of the region, its "yes" comes with a line ([`LineTrick`]s, each
 //! card with the slot it filled) that [`super::every`] generalises.
 //!
-//! Two cuts keep it small, both exact: cards of one hand with no live card between them (and,
-//! for a points goal, equal points) are one move; and the last unknown card of a trick is
-//! chosen once per class of pool cards that no live known card separates and that the slots
-//! left cannot tell apart.
+//! Lines are sought by increasing length (iterative deepening), and three cuts keep the
+//! search small, all exact: cards of one hand with no live card between them (and, for a
+//! points goal, equal points) are one move; the last unknown card of a trick is chosen once
+//! per class of pool cards that no live known card separates and that the slots left cannot
+//! tell apart; and when a tricks goal needs every trick left, a trick is dropped as soon as
+//! the player has lost it.
 //!
 //! Invariant: a memo entry is a proven bound for its state under this search's domains and
 //! length limit (the memo is cleared when the limit changes), so the answer never depends on

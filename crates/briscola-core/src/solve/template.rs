@@ -65,17 +65,22 @@ impl Template {
     /// Whether every completion of `r` realises the template, and if not, two parts of `r`
     /// to check again (see [`Template::halve`]).
     pub fn check(&self, r: &Region) -> Cover {
-        let mut cut = None;
+        let mut edges = Vec::with_capacity(self.events.len());
         for p in 0..self.events.len() {
             let (sure, maybe) = self.edges(p, r);
-            if !saturates(&maybe, &sure).0 {
+            let k = self.events[p].len();
+            if !saturates(&maybe[..k], &sure[..k]).0 {
                 return Cover::None;
             }
-            if cut.is_none() && !saturates(&sure, &sure).0 {
-                cut = Some(self.halve(p, r, &sure, &maybe));
+            edges.push((sure, maybe));
+        }
+        for (p, (sure, maybe)) in edges.iter().enumerate() {
+            let k = self.events[p].len();
+            if !saturates(&sure[..k], &sure[..k]).0 {
+                return self.halve(p, r, &sure[..k], &maybe[..k]);
             }
         }
-        cut.unwrap_or(Cover::All)
+        Cover::All
     }
 
     /// The region cut in two on one slot: the cards meeting one of `p`'s conditions, and the
@@ -86,7 +91,10 @@ impl Template {
         let (_, owner) = saturates(maybe, sure);
         let mut best: Option<(u8, u64, u32)> = None;
         for (i, &e) in owner.iter().enumerate() {
-            let Some(e) = e else { continue };
+            let e = e as usize;
+            if e == NONE as usize {
+                continue;
+            }
             if let (_, Source::Slot(x)) = self.sources[p][i]
                 && sure[e] & (1u64 << i) == 0
             {
@@ -107,37 +115,34 @@ impl Template {
 
     /// For each of `p`'s tricks, the sources that surely and that maybe meet its condition
     /// (bit `i` for `sources[p][i]`).
-    fn edges(&self, p: usize, r: &Region) -> (Vec<u64>, Vec<u64>) {
-        let mut sure = Vec::with_capacity(self.events[p].len());
-        let mut maybe = Vec::with_capacity(self.events[p].len());
-        for &(trick, cond) in &self.events[p] {
-            let (mut s, mut m) = (0u64, 0u64);
-            for (i, &(from, src)) in self.sources[p].iter().enumerate() {
-                if from > trick {
-                    continue;
-                }
-                let cards = match src {
-                    Source::Card(c) => 1u64 << c.id(),
-                    Source::Slot(x) => r.dom[x as usize],
-                };
-                if cards & !cond == 0 {
-                    s |= 1u64 << i;
-                }
-                if cards & cond != 0 {
-                    m |= 1u64 << i;
+    fn edges(&self, p: usize, r: &Region) -> ([u64; MAX_TRICKS], [u64; MAX_TRICKS]) {
+        let mut cards = [0u64; 64];
+        for (i, &(_, src)) in self.sources[p].iter().enumerate() {
+            cards[i] = match src {
+                Source::Card(c) => 1u64 << c.id(),
+                Source::Slot(x) => r.dom[x as usize],
+            };
+        }
+        let (mut sure, mut maybe) = ([0u64; MAX_TRICKS], [0u64; MAX_TRICKS]);
+        for (e, &(trick, cond)) in self.events[p].iter().enumerate() {
+            for (i, &(from, _)) in self.sources[p].iter().enumerate() {
+                if from <= trick {
+                    sure[e] |= ((cards[i] & !cond == 0) as u64) << i;
+                    maybe[e] |= ((cards[i] & cond != 0) as u64) << i;
                 }
             }
-            sure.push(s);
-            maybe.push(m);
         }
         (sure, maybe)
     }
 }
 
+/// The most tricks a line has (a two-player game's 20).
+const MAX_TRICKS: usize = 20;
+
 /// Whether every event can get its own source among `edges` (bit `i` of `edges[e]`: source
 /// `i` meets event `e`), preferring the sources in `first`; and which event owns each source.
-fn saturates(edges: &[u64], first: &[u64]) -> (bool, [Option<usize>; 64]) {
-    let mut owner = [None; 64];
+fn saturates(edges: &[u64], first: &[u64]) -> (bool, [u8; 64]) {
+    let mut owner = [NONE; 64];
     let mut all = true;
     for e in 0..edges.len() {
         let mut seen = 0u64;
@@ -148,20 +153,17 @@ fn saturates(edges: &[u64], first: &[u64]) -> (bool, [Option<usize>; 64]) {
     (all, owner)
 }
 
-fn augment(
-    edges: &[u64],
-    first: &[u64],
-    e: usize,
-    owner: &mut [Option<usize>; 64],
-    seen: &mut u64,
-) -> bool {
+/// No owner.
+const NONE: u8 = u8::MAX;
+
+fn augment(edges: &[u64], first: &[u64], e: usize, owner: &mut [u8; 64], seen: &mut u64) -> bool {
     let order = [edges[e] & first[e], edges[e] & !first[e]];
     for part in order {
         for i in super::open::bits(part & !*seen) {
             *seen |= 1u64 << i;
             let i = i as usize;
-            if owner[i].is_none_or(|o| augment(edges, first, o, owner, seen)) {
-                owner[i] = Some(e);
+            if owner[i] == NONE || augment(edges, first, owner[i] as usize, owner, seen) {
+                owner[i] = e as u8;
                 return true;
             }
         }
