@@ -4,9 +4,10 @@
 //! are revealed lazily, when the player holding one plays it:
 //! - [`Mode::Some`]: the searcher also picks what each unknown card is, so "yes" means some
 //!   completion of the unknown cards and some line of play reach the goal (exact);
-//! - [`Mode::Every`]: an adversary picks each unknown card as it is played, knowing the line so
-//!   far; "yes" then holds for every completion (a proof), while "no" is only the adversary's win
-//!   (see [`Feasibility::every`], which looks for a completion that really refutes).
+//! - [`Mode::Every`] (the lazy reading, [`Feasibility::reachable`] only): an adversary picks each
+//!   unknown card as it is played, knowing the line so far; "yes" then holds for every
+//!   completion, while "no" is only the adversary's win. [`Feasibility::every`] answers "for
+//!   every completion" exactly instead, by the search of [`super::every`].
 //!
 //! Unknown cards that are adjacent in their suit's order with no live known card between them
 //! (and, for a points goal, of equal points) are interchangeable, so the last reveal of a trick
@@ -17,10 +18,8 @@
 
 use std::collections::HashMap;
 
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-
 use super::cards::CardSet;
+use super::every::EveryReport;
 use super::position::{Position, Target};
 use crate::game::{Card, DrawOrder, MAX_PLAYERS, Suit, beats};
 
@@ -57,9 +56,10 @@ pub enum Answer {
     /// Reachable: with a witness line (mode `Some`), or for every completion (mode `Every`).
     Yes(Option<Witness>),
     /// Not reachable (mode `Some`: for no completion; mode `Every`: this completion of the
-    /// unknown cards, hand cards per player then the stock from its top, refutes it).
+    /// unknown cards, hand cards per player then the stock from its top, has no line).
     No(Option<Completion>),
-    /// Mode `Every` only: the lazy adversary wins but none of the completions tried refutes.
+    /// No longer given: the inexact mode `Every` of earlier versions answered it when its lazy
+    /// adversary won and none of the completions it tried refuted. Kept for callers' matches.
     Undetermined {
         /// Completions tried.
         tried: usize,
@@ -173,37 +173,21 @@ impl<'p> Feasibility<'p> {
         }
     }
 
-    /// The answer for every completion: yes when the lazy adversary cannot stop the player; else
-    /// no if one of `tries` completions (seeded, so the same every run) refutes it; else
-    /// undetermined. Exact when the position has no unknown card.
-    ///
-    /// Each search (the proof, then each completion) visits at most `max_nodes` nodes; a
-    /// search that runs out of them proves nothing, so the answer is then
-    /// [`Answer::OutOfBudget`] unless a completion that was searched to the end refutes it.
+    /// The answer for every completion of the unknown cards, exact (see [`super::every`]):
+    /// `Yes(None)` is a proof that every completion has a line reaching the goal; `No(Some(c))`
+    /// names a completion `c` with no such line (`No(None)`: the position has no unknown card
+    /// and no line); [`Answer::OutOfBudget`] when the searches together visit more than
+    /// `max_nodes` nodes. Never [`Answer::Undetermined`]. `tries` is ignored: it numbered the
+    /// seeded completions the earlier, inexact answer tried, and stays so callers need not
+    /// change.
     pub fn every(pos: &Position, tries: usize, max_nodes: u64) -> Answer {
-        let mut f = Feasibility::new(pos, Mode::Every).with_budget(max_nodes);
-        if f.reachable() {
-            return Answer::Yes(None);
-        }
-        let mut out_of_budget = f.exhausted;
-        if pos.pool().is_empty() && !out_of_budget {
-            return Answer::No(None);
-        }
-        for i in 0..tries {
-            let (completion, full) = complete(pos, i as u64);
-            let mut g = Feasibility::new(&full, Mode::Some).with_budget(max_nodes);
-            if !g.reachable() {
-                if !g.exhausted {
-                    return Answer::No(Some(completion));
-                }
-                out_of_budget = true;
-            }
-        }
-        if out_of_budget {
-            Answer::OutOfBudget { nodes: max_nodes }
-        } else {
-            Answer::Undetermined { tried: tries }
-        }
+        let _ = tries;
+        super::every::every(pos, max_nodes).answer
+    }
+
+    /// [`Feasibility::every`] with what it cost: nodes, regions searched and cubes found.
+    pub fn every_report(pos: &Position, max_nodes: u64) -> EveryReport {
+        super::every::every(pos, max_nodes)
     }
 
     fn upper_bound(&self, st: &State) -> i32 {
@@ -435,35 +419,6 @@ impl<'p> Feasibility<'p> {
 /// Ranks from the strongest to the weakest (Table 1).
 const STRENGTH_ORDER: [u8; 10] = [1, 3, 10, 9, 8, 7, 6, 5, 4, 2];
 
-/// The `i`-th seeded completion of `pos`'s unknown cards, and the position it makes.
-fn complete(pos: &Position, i: u64) -> (Completion, Position) {
-    let mut pool: Vec<Card> = pos.pool().iter().collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(0x5017E ^ i.wrapping_mul(0x9E37_79B9));
-    for j in (1..pool.len()).rev() {
-        pool.swap(j, rng.random_range(0..=j));
-    }
-    let mut it = pool.into_iter();
-    let mut full = pos.clone();
-    let mut hands = Vec::with_capacity(pos.players());
-    for p in 0..pos.players() {
-        let cards: Vec<Card> = it.by_ref().take(pos.unknown[p] as usize).collect();
-        for &c in &cards {
-            full.hands[p] = full.hands[p].with(c);
-        }
-        full.unknown[p] = 0;
-        hands.push(cards);
-    }
-    let mut stock = Vec::new();
-    for slot in full.stock.iter_mut() {
-        if slot.is_none() {
-            let c = it.next().expect("the pool fills the unknown places");
-            *slot = Some(c);
-            stock.push(c);
-        }
-    }
-    (Completion { hands, stock }, full)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -651,9 +606,8 @@ mod tests {
             }
             match Feasibility::every(&pos, 50, u64::MAX) {
                 Answer::Yes(_) => prop_assert!(every),
-                Answer::No(Some(_)) | Answer::No(None) => prop_assert!(!every),
-                Answer::Undetermined { .. } => {}
-                Answer::OutOfBudget { .. } => prop_assert!(false, "no budget was set"),
+                Answer::No(_) => prop_assert!(!every),
+                other => prop_assert!(false, "every is exact without a budget: {:?}", other),
             }
             // A search cut short by its node budget never answers wrongly: its yes and no are
             // still proofs, and it says when it ran out.

@@ -13,13 +13,20 @@
 
 mod cards;
 mod duel;
+mod every;
 mod feasibility;
+mod open;
 mod position;
 pub mod reduced;
+mod slots;
+mod template;
 
 pub use cards::CardSet;
 pub use duel::{Duel, DuelSolver};
-pub use feasibility::{Answer, DEFAULT_MAX_NODES, Feasibility, Goal, Mode, Witness, WitnessTrick};
+pub use every::EveryReport;
+pub use feasibility::{
+    Answer, Completion, DEFAULT_MAX_NODES, Feasibility, Goal, Mode, Witness, WitnessTrick,
+};
 pub use position::{
     GoalSpec, Position, PositionError, PositionSpec, Target, card_name, parse_card, suit_name,
 };
