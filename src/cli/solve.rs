@@ -24,9 +24,9 @@ pub struct SolveArgs {
     /// The position file (TOML): `rules`, `trump`, `leader`, `hands`, `unknown`, `played`,
     /// `stock`, `face_up` and the `[goal]` (`player` and `tricks` or `points`). See the README.
     pub position: PathBuf,
-    /// Seeded completions of the unknown cards tried to refute "for every completion" when the
-    /// proof fails.
-    #[arg(long, default_value_t = 200, value_name = "N")]
+    /// Ignored: "for every completion" is now answered exactly (kept so older command lines
+    /// still run).
+    #[arg(long, default_value_t = 200, value_name = "N", hide = true)]
     pub tries: usize,
     /// The most search nodes each search may visit (memory grows with it, ~100 bytes a node at
     /// worst); past it the answer says so instead of guessing.
@@ -112,21 +112,31 @@ pub fn render(file: &str, pos: &Position, tries: usize, max_nodes: u64) -> Strin
         };
         let text = match every {
             Answer::OutOfBudget { nodes } => out_of_budget(nodes),
-            Answer::Yes(_) => "yes: proved against an adversary that chooses each unknown card when it is played, knowing the line so far (so it holds for every fixed completion)".to_string(),
+            Answer::Yes(_) => {
+                "yes: proved for every placement of the unknown cards (each has a line reaching it)"
+                    .to_string()
+            }
             Answer::No(None) => "no (not even for some completion)".to_string(),
             Answer::No(Some(c)) => {
-                let mut t = "no. This completion refutes it:".to_string();
+                let mut t =
+                    "no. With the unknown cards placed so, no line of play reaches it:".to_string();
                 for (p, cards) in c.hands.iter().enumerate().filter(|(_, h)| !h.is_empty()) {
                     let cards: Vec<String> = cards.iter().map(|&c| card_name(c)).collect();
-                    let _ = write!(t, "\n    {}'s unknown cards: {}", player(p), cards.join(", "));
+                    let _ = write!(
+                        t,
+                        "\n    {}'s unknown cards: {}",
+                        player(p),
+                        cards.join(", ")
+                    );
                 }
                 let stock: Vec<String> = c.stock.iter().map(|&c| card_name(c)).collect();
                 let _ = write!(t, "\n    the stock from its top: {}", stock.join(", "));
                 t
             }
-            Answer::Undetermined { tried } => format!(
-                "undetermined: an adversary choosing each unknown card as it is played can stop it, but none of {tried} seeded completions does"
-            ),
+            // The exact search never leaves a question undetermined; an older answer might.
+            Answer::Undetermined { tried } => {
+                format!("undetermined after {tried} completions (raise --max-nodes)")
+            }
         };
         let _ = writeln!(o, "  For every completion of the unknown cards: {text}");
     }
