@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use sha2::{Digest, Sha256};
 
 use briscola::pipeline::config::{Config, GameCount};
 use briscola::pipeline::stored_games::stored_games;
@@ -343,9 +342,8 @@ struct Source {
 }
 
 fn sha256_file(path: &Path) -> Result<String, CliError> {
-    let bytes =
-        std::fs::read(path).map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
-    Ok(hex::encode(Sha256::digest(&bytes)))
+    briscola::files::sha256_file(path)
+        .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))
 }
 
 fn metadata(

@@ -109,6 +109,22 @@ pub fn sweep_stale_temps(dir: &Path, name: &str) -> usize {
     removed
 }
 
+/// The sha256 (hex) of a file's bytes, read in 1 MiB blocks.
+pub fn sha256_file(path: &Path) -> std::io::Result<String> {
+    use sha2::{Digest, Sha256};
+    let mut f = std::fs::File::open(path)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(hex::encode(h.finalize()))
+}
+
 /// What kind of file `t` is, in words.
 pub fn file_kind(t: &std::fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;

@@ -336,19 +336,7 @@ fn file_hashes(dir: &Path) -> Result<BTreeMap<String, String>, TournamentError> 
 }
 
 fn sha256_file(path: &Path) -> Result<String, TournamentError> {
-    use sha2::{Digest, Sha256};
-    use std::io::Read;
-    let mut f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = f.read(&mut buf).map_err(|e| io_err(path, e))?;
-        if n == 0 {
-            break;
-        }
-        h.update(&buf[..n]);
-    }
-    Ok(hex::encode(h.finalize()))
+    crate::files::sha256_file(path).map_err(|e| io_err(path, e))
 }
 
 /// Check that every file the manifest records for `shard` (in the tournament directory `dir`)
