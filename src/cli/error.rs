@@ -105,7 +105,9 @@ impl CliError {
     pub fn exit(&self) -> Exit {
         match self {
             CliError::Config(_) | CliError::Plan(_) | CliError::Usage(_) => Exit::BadInput,
-            CliError::Job(JobRunError::UnknownJob { .. }) => Exit::BadInput,
+            CliError::Job(JobRunError::UnknownJob { .. } | JobRunError::Wave { .. }) => {
+                Exit::BadInput
+            }
             CliError::Run(RunError::Mutex(RunMutexError::Held { .. }))
             | CliError::Mutex(RunMutexError::Held { .. }) => Exit::Busy,
             CliError::Run(RunError::Lock(LockError::Parse { .. })) => Exit::BadInput,

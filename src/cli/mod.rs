@@ -26,7 +26,7 @@ use briscola::pipeline::dag::Dag;
 use briscola::pipeline::executor_config::ExecutorKind;
 use briscola::pipeline::gc::collect_garbage;
 use briscola::pipeline::job::{Job, StageName};
-use briscola::pipeline::job_command::run_one_job;
+use briscola::pipeline::job_command::{JobRunOutcome, run_one_job, run_wave_task};
 use briscola::pipeline::layout::Layout;
 use briscola::pipeline::plan::plan;
 use briscola::pipeline::run_mutex::{RunMutex, WaitPolicy};
@@ -110,12 +110,17 @@ pub enum JobCommand {
 #[derive(Debug, Args)]
 pub struct JobRunArgs {
     /// The job's id, as `briscola dag` lists it (e.g. `simulate/paper/greedy-vs-hoarder`).
-    pub job_id: String,
+    #[arg(required_unless_present = "wave", conflicts_with = "wave")]
+    pub job_id: Option<String>,
     #[command(flatten)]
     config: ConfigArgs,
     /// Fail unless the job's cache key is this (the submitting run passes the key it computed).
-    #[arg(long, value_name = "KEY")]
+    #[arg(long, value_name = "KEY", conflicts_with = "wave")]
     pub expect_key: Option<String>,
+    /// Run the jobs of one task of a Slurm wave file (what the Slurm executor submits as a job
+    /// array): the task is `SLURM_ARRAY_TASK_ID`, each job checked against the key in the file.
+    #[arg(long, value_name = "FILE")]
+    pub wave: Option<PathBuf>,
 }
 
 /// Where `run` executes jobs.
@@ -409,7 +414,30 @@ fn cmd_status(a: StatusArgs) -> Result<Exit, CliError> {
 
 fn cmd_job_run(a: JobRunArgs) -> Result<Exit, CliError> {
     let (_cfg, jobs, layout) = load(&a.config.config)?;
-    let done = run_one_job(&jobs, &layout, &a.job_id, a.expect_key.as_deref())?;
+    if let Some(wave) = &a.wave {
+        let task = std::env::var("SLURM_ARRAY_TASK_ID").ok();
+        let task = task.as_deref().and_then(|t| t.parse::<usize>().ok()).ok_or_else(|| {
+            CliError::Usage(format!(
+                "job run --wave {}: SLURM_ARRAY_TASK_ID is {}; it must be the array task's index (0, 1, ...), as Slurm sets it",
+                wave.display(),
+                task.as_deref().map_or("not set".to_string(), |t| format!("`{t}`"))
+            ))
+        })?;
+        run_wave_task(&jobs, &layout, wave, task, |id, result| match result {
+            None => outln!("job {id}: starting (wave {}, task {task})", wave.display()),
+            Some(Ok(done)) => print_job_run(id, done),
+            Some(Err(e)) => outln!("FAILED  {id}: {e}"),
+        })?;
+        return Ok(Exit::Ok);
+    }
+    let id = a.job_id.as_deref().unwrap_or_default();
+    let done = run_one_job(&jobs, &layout, id, a.expect_key.as_deref())?;
+    print_job_run(id, &done);
+    Ok(Exit::Ok)
+}
+
+/// The line `job run` prints for a job that ran or was already done.
+fn print_job_run(id: &str, done: &JobRunOutcome) {
     outln!(
         "{} {}  key {}  ({} outputs stored and recorded)",
         if done.already_done {
@@ -417,11 +445,10 @@ fn cmd_job_run(a: JobRunArgs) -> Result<Exit, CliError> {
         } else {
             "ran    "
         },
-        a.job_id,
+        id,
         done.key,
         done.outputs.len()
     );
-    Ok(Exit::Ok)
 }
 
 fn cmd_dag(a: DagArgs) -> Result<Exit, CliError> {

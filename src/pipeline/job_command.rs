@@ -19,6 +19,7 @@ use super::layout::{Layout, job_file_stem};
 use super::local_executor::{execute_job, test_sleep_hook};
 use super::run_cache::RunCache;
 use super::runner::RunError;
+use super::slurm_wave::Wave;
 use super::stat_cache::StatCache;
 
 /// Why `job run` failed.
@@ -55,6 +56,28 @@ pub enum JobRunError {
         here: String,
         /// expected
         expected: String,
+    },
+    /// A wave file (`job run --wave`) or its task index cannot be used.
+    #[error("wave {path}: {message}")]
+    Wave {
+        /// the wave file
+        path: PathBuf,
+        /// what is wrong, and what would be valid
+        message: String,
+    },
+    /// Some jobs of a wave's task failed (each printed as it failed).
+    #[error("{failed} of the {jobs} jobs of task {task} of wave {path} failed: {first}")]
+    WaveJobsFailed {
+        /// the wave file
+        path: PathBuf,
+        /// the task
+        task: usize,
+        /// how many jobs the task ran
+        jobs: usize,
+        /// how many failed
+        failed: usize,
+        /// the first failure
+        first: String,
     },
     /// The job's body failed.
     #[error("job `{job}` failed: {message}")]
@@ -163,6 +186,64 @@ pub fn run_one_job(
         Err(message) => Err(JobRunError::Failed {
             job: job.id.clone(),
             message,
+        }),
+    }
+}
+
+/// The largest wave file `job run --wave` reads (a wave of 100,000 jobs is ~12 MB).
+const WAVE_FILE_CAP: u64 = 64 << 20;
+
+/// Read the wave file at `path`; the error names the file and what is wrong.
+pub fn read_wave(path: &std::path::Path) -> Result<Wave, JobRunError> {
+    let bad = |message: String| JobRunError::Wave {
+        path: path.to_path_buf(),
+        message,
+    };
+    let bytes = crate::files::read_capped(path, WAVE_FILE_CAP).map_err(|e| bad(e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|_| bad("it is not UTF-8 text".into()))?;
+    Wave::parse(&text).map_err(|m| bad(format!("not a wave file `briscola run` wrote: {m}")))
+}
+
+/// Run every job of task `task` of the wave at `path`, one after another, calling `each` with
+/// each job's id as it starts (`None`) and with its result as it ends (a failed job does not stop the others: they are
+/// independent, all ready when the wave was submitted). `Err` when the wave cannot be read,
+/// the task has no job, or any job failed.
+pub fn run_wave_task(
+    plan: &[Job],
+    layout: &Layout,
+    path: &std::path::Path,
+    task: usize,
+    mut each: impl FnMut(&str, Option<&Result<JobRunOutcome, JobRunError>>),
+) -> Result<usize, JobRunError> {
+    let wave = read_wave(path)?;
+    if task >= wave.tasks() {
+        return Err(JobRunError::Wave {
+            path: path.to_path_buf(),
+            message: format!(
+                "it has tasks 0 to {}, not task {task} (SLURM_ARRAY_TASK_ID)",
+                wave.tasks() - 1
+            ),
+        });
+    }
+    let (mut jobs, mut failed, mut first) = (0, 0, None);
+    for e in wave.of_task(task) {
+        each(&e.job, None);
+        let result = run_one_job(plan, layout, &e.job, Some(&e.key));
+        each(&e.job, Some(&result));
+        jobs += 1;
+        if let Err(err) = result {
+            failed += 1;
+            first.get_or_insert_with(|| err.to_string());
+        }
+    }
+    match first {
+        None => Ok(jobs),
+        Some(first) => Err(JobRunError::WaveJobsFailed {
+            path: path.to_path_buf(),
+            task,
+            jobs,
+            failed,
+            first,
         }),
     }
 }

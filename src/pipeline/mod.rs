@@ -41,6 +41,7 @@ pub mod run_cache;
 pub mod run_mutex;
 pub mod runner;
 pub mod slurm_executor;
+pub mod slurm_wave;
 pub mod stage_sources;
 pub mod stages;
 pub mod stat_cache;

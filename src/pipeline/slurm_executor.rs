@@ -1,33 +1,48 @@
-//! The Slurm executor: [`SlurmExecutor`] submits each ready job as `briscola job run <id>` with
-//! `sbatch --parsable`, polls `squeue` (rate-limited; `sacct` for jobs squeue has forgotten),
-//! maps Slurm's states to success or failure, and cancels what it submitted (`scancel`) on
+//! The Slurm executor: [`SlurmExecutor`] gathers the jobs the run hands it into waves and
+//! submits each wave as one job array (`sbatch --parsable --array=0-N`), its tasks running
+//! `briscola job run --wave FILE` (a task runs one job, or several one after another when the
+//! wave has more jobs than `max_jobs` leaves free tasks); it polls `squeue --array` for all its
+//! tasks at once (rate-limited; `sacct` for tasks squeue has forgotten), accepts each job as
+//! soon as its run record is complete (the record is written last), maps the tasks' ends to
+//! failures for the jobs that left no record, and cancels what it submitted (`scancel`) on
 //! Ctrl-C or when the run stops early. Dependencies are respected by submitting a job only
 //! once its inputs are complete (its cache key depends on their bytes).
 //!
-//! Invariant: a Slurm job counts as done only when Slurm says COMPLETED *and* its run record
-//! (written last by `job run`) names objects that are intact; every other end is a failure that
-//! names the job, its Slurm id and its log.
+//! Invariant: a job counts as done only when its run record (written last by `job run`) names
+//! objects that are intact; a job whose task ended without one is a failure that names the
+//! job, its Slurm task id (`ARRAY_TASK`) and the task's log.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::atomic_file::write_atomic;
 use super::decision::{DecideEnv, completed_outputs};
 use super::executor::{Completion, ExecEnv, Executor, RemoteJob};
 use super::executor_config::ExecutorSection;
 use super::job::{Job, JobInputs};
-use super::layout::job_file_stem;
 use super::runner::RunError;
+use super::slurm_wave::Wave;
 
-/// A submitted Slurm job not yet finished.
+/// A job handed to the executor, not yet in a submitted array.
+#[derive(Debug, Clone)]
+struct Queued {
+    index: usize,
+    job: String,
+    key: String,
+}
+
+/// A job whose array is submitted, not yet finished.
 #[derive(Debug, Clone)]
 struct InFlight {
     index: usize,
     job: String,
     key: String,
+    /// Its Slurm task, `ARRAY_TASK` (e.g. `1234_5`).
+    task: String,
     log: PathBuf,
 }
 
@@ -65,20 +80,29 @@ fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
-/// Submits jobs to Slurm and waits for them.
+/// Submits jobs to Slurm, a wave of ready jobs at a time, and waits for them.
 pub struct SlurmExecutor {
     opts: ExecutorSection,
     binary: PathBuf,
     config: PathBuf,
     log_dir: PathBuf,
-    in_flight: BTreeMap<String, InFlight>,
+    /// Handed over, waiting for the next wave.
+    queued: Vec<Queued>,
+    /// Submitted, by plan index.
+    in_flight: BTreeMap<usize, InFlight>,
+    /// Tasks submitted and not known to have ended (what `max_jobs` bounds).
+    active_tasks: BTreeSet<String>,
+    /// Submitted arrays and their wave files (removed once none of their jobs is in flight).
+    arrays: BTreeMap<String, PathBuf>,
+    /// Waves submitted by this process (names its wave files).
+    waves: usize,
     not_started: VecDeque<Completion>,
     last_poll: Option<Instant>,
     interrupted: Arc<AtomicBool>,
 }
 
 impl SlurmExecutor {
-    /// An executor that submits `briscola job run <id> --config <config>` (`config` made
+    /// An executor that submits `briscola job run --wave FILE --config <config>` (`config` made
     /// absolute) with `opts`, logging to `log_dir`, and cancels its jobs when `interrupted`
     /// becomes true (see [`SlurmExecutor::cancel_on_signals`]).
     pub fn new(
@@ -107,7 +131,11 @@ impl SlurmExecutor {
             binary,
             config: abs(config)?,
             log_dir: abs(log_dir)?,
+            queued: Vec::new(),
             in_flight: BTreeMap::new(),
+            active_tasks: BTreeSet::new(),
+            arrays: BTreeMap::new(),
+            waves: 0,
             not_started: VecDeque::new(),
             last_poll: None,
             interrupted,
@@ -128,12 +156,14 @@ impl SlurmExecutor {
         Ok(flag)
     }
 
-    /// The `sbatch` arguments for one job (without the program name).
-    fn sbatch_args(&self, job: &Job, key: &str, log: &Path) -> Vec<String> {
+    /// The `sbatch` arguments for a wave of `tasks` tasks reading `wave_file` (without the
+    /// program name).
+    fn sbatch_args(&self, tasks: usize, wave_file: &Path) -> Vec<String> {
         let mut args = vec![
             "--parsable".to_string(),
-            format!("--job-name=briscola:{}", job.id),
-            format!("--output={}", log.display()),
+            format!("--array=0-{}", tasks - 1),
+            "--job-name=briscola:wave".to_string(),
+            format!("--output={}", self.log_dir.join("wave.%A_%a.log").display()),
         ];
         let o = &self.opts;
         let mut opt = |flag: &str, v: &Option<String>| {
@@ -153,42 +183,138 @@ impl SlurmExecutor {
             sh_quote(&self.binary.to_string_lossy()),
             "job".into(),
             "run".into(),
-            sh_quote(&job.id),
+            "--wave".into(),
+            sh_quote(&wave_file.to_string_lossy()),
             "--config".into(),
             sh_quote(&self.config.to_string_lossy()),
-            "--expect-key".into(),
-            key.to_string(),
         ]
         .join(" ");
         args.push(format!("--wrap={command}"));
         args
     }
 
-    /// Ask Slurm for the state of every job in flight: squeue first (it keeps finished jobs
-    /// for a few minutes), sacct for the ones it no longer knows. `None`: squeue could not be
-    /// asked at all (nothing is concluded from this poll).
+    /// Submit the queued jobs as one array over the tasks `max_jobs` leaves free (none free:
+    /// they wait for the next call). A refusal turns every queued job into a failure.
+    fn flush(&mut self) -> Result<(), RunError> {
+        let free = self.opts.max_jobs.saturating_sub(self.active_tasks.len());
+        if self.queued.is_empty() || free == 0 {
+            return Ok(());
+        }
+        std::fs::create_dir_all(&self.log_dir).map_err(|source| RunError::Io {
+            action: "create",
+            path: self.log_dir.clone(),
+            source,
+        })?;
+        let queued = std::mem::take(&mut self.queued);
+        let wave = Wave::split(
+            queued
+                .iter()
+                .map(|q| (q.job.clone(), q.key.clone()))
+                .collect(),
+            free,
+        );
+        self.waves += 1;
+        let wave_file =
+            self.log_dir
+                .join(format!("wave.{}.{}.jobs", std::process::id(), self.waves));
+        write_atomic(&wave_file, wave.to_text().as_bytes()).map_err(|e| RunError::Io {
+            action: "write",
+            path: wave_file.clone(),
+            source: std::io::Error::other(e.to_string()),
+        })?;
+        let refused = |message: String, queued: &[Queued]| -> Vec<Completion> {
+            queued
+                .iter()
+                .map(|q| Completion {
+                    index: q.index,
+                    result: Err(message.clone()),
+                    remote: None,
+                })
+                .collect()
+        };
+        let out = Command::new("sbatch")
+            .args(self.sbatch_args(wave.tasks(), &wave_file))
+            .output();
+        let array = match out {
+            Ok(out) if out.status.success() => {
+                let text = String::from_utf8_lossy(&out.stdout);
+                let id = text.trim().split(';').next().unwrap_or("").to_string();
+                if id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
+                    Err(format!("sbatch printed no job id (got `{}`)", text.trim()))
+                } else {
+                    Ok(id)
+                }
+            }
+            Ok(out) => Err(format!(
+                "sbatch refused the job array ({}): {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            )),
+            Err(e) => Err(format!(
+                "cannot run sbatch ({e}); is this a Slurm submit host with sbatch on PATH?"
+            )),
+        };
+        let array = match array {
+            Ok(a) => a,
+            Err(message) => {
+                let _ = std::fs::remove_file(&wave_file);
+                self.not_started.extend(refused(message, &queued));
+                return Ok(());
+            }
+        };
+        for (q, e) in queued.iter().zip(wave.entries()) {
+            let task = format!("{array}_{}", e.task);
+            let log = self.log_dir.join(format!("wave.{task}.log"));
+            self.active_tasks.insert(task.clone());
+            self.in_flight.insert(
+                q.index,
+                InFlight {
+                    index: q.index,
+                    job: q.job.clone(),
+                    key: q.key.clone(),
+                    task,
+                    log,
+                },
+            );
+        }
+        self.arrays.insert(array, wave_file);
+        Ok(())
+    }
+
+    /// Ask Slurm for the state of every task in flight: squeue first (it keeps finished jobs
+    /// for a few minutes; `--array` lists each task on its own line), sacct for the ones it no
+    /// longer knows. `None`: squeue could not be asked at all (nothing is concluded from this
+    /// poll).
     fn query_states(&self) -> Option<BTreeMap<String, String>> {
-        let ids: Vec<&str> = self.in_flight.keys().map(String::as_str).collect();
+        let arrays: Vec<&str> = self.arrays.keys().map(String::as_str).collect();
         let squeue = |filter: String| {
             Command::new("squeue")
-                .args(["--noheader", "--states=all", "--format=%i|%T", &filter])
+                .args([
+                    "--noheader",
+                    "--array",
+                    "--states=all",
+                    "--format=%i|%T",
+                    &filter,
+                ])
                 .output()
                 .ok()
                 .filter(|o| o.status.success())
         };
         // squeue refuses the whole list if one id is no longer known; then list all of ours.
-        let out = squeue(format!("--jobs={}", ids.join(","))).or_else(|| squeue("--me".into()))?;
+        let out =
+            squeue(format!("--jobs={}", arrays.join(","))).or_else(|| squeue("--me".into()))?;
         let mut states = BTreeMap::new();
         parse_states(&String::from_utf8_lossy(&out.stdout), &mut states);
-        states.retain(|id, _| self.in_flight.contains_key(id));
-        let missing: Vec<&str> = ids
+        states.retain(|id, _| self.active_tasks.contains(id));
+        let missing: Vec<&str> = self
+            .active_tasks
             .iter()
-            .copied()
+            .map(String::as_str)
             .filter(|id| !states.contains_key(*id))
             .collect();
         if !missing.is_empty()
             && let Ok(out) = Command::new("sacct")
-                .args(["--noheader", "--parsable2", "-X", "--format=JobIDRaw,State"])
+                .args(["--noheader", "--parsable2", "-X", "--format=JobID,State"])
                 .arg(format!("--jobs={}", missing.join(",")))
                 .output()
         {
@@ -197,33 +323,49 @@ impl SlurmExecutor {
         Some(states)
     }
 
-    /// Cancel every job in flight; their completions say why.
+    /// Cancel every array in flight; the completions of their unfinished jobs (and of the
+    /// jobs never submitted) say why.
     fn cancel_all(&mut self, why: &str) -> Vec<Completion> {
-        let ids: Vec<String> = self.in_flight.keys().cloned().collect();
+        let ids: Vec<String> = self.arrays.keys().cloned().collect();
         if !ids.is_empty() {
             let _ = Command::new("scancel").args(&ids).status();
         }
-        std::mem::take(&mut self.in_flight)
-            .into_iter()
-            .map(|(id, f)| Completion {
+        let mut out: Vec<Completion> = std::mem::take(&mut self.in_flight)
+            .into_values()
+            .map(|f| Completion {
                 index: f.index,
                 result: Err(format!(
-                    "{why}: Slurm job {id} cancelled with scancel (log: {})",
+                    "{why}: Slurm job {} cancelled with scancel (log: {})",
+                    f.task,
                     f.log.display()
                 )),
-                remote: Some(remote(&id, &f.log, Some("CANCELLED".into()))),
+                remote: Some(remote(&f.task, &f.log, Some("CANCELLED".into()))),
             })
-            .collect()
+            .collect();
+        out.extend(
+            std::mem::take(&mut self.queued)
+                .into_iter()
+                .map(|q| Completion {
+                    index: q.index,
+                    result: Err(format!("{why}: not submitted")),
+                    remote: None,
+                }),
+        );
+        self.active_tasks.clear();
+        for (_, wave_file) in std::mem::take(&mut self.arrays) {
+            let _ = std::fs::remove_file(wave_file);
+        }
+        out
     }
 
-    /// The completion of a job Slurm reports ended.
+    /// The completion of a job whose task Slurm reports ended (`end`; `None`: neither squeue
+    /// nor sacct knows it), or whose record is complete while its task goes on (`Active`).
     fn ended(
         &self,
         env: &mut ExecEnv<'_>,
-        id: &str,
         f: &InFlight,
         end: Option<SlurmEnd>,
-    ) -> Result<Completion, RunError> {
+    ) -> Result<Option<Completion>, RunError> {
         let mut denv = DecideEnv {
             runs: env.runs,
             store: env.store,
@@ -231,10 +373,10 @@ impl SlurmExecutor {
             dry_run: false,
         };
         let recorded = completed_outputs(&mut denv, &f.key)?;
+        let id = &f.task;
         let (result, state) = match (end, recorded) {
-            (Some(SlurmEnd::Completed) | None, Some(outputs)) => {
-                (Ok(outputs), "COMPLETED".to_string())
-            }
+            (_, Some(outputs)) => (Ok(outputs), "COMPLETED".to_string()),
+            (Some(SlurmEnd::Active), None) => return Ok(None),
             (Some(SlurmEnd::Completed), None) => (
                 Err(format!(
                     "Slurm job {id} COMPLETED but left no complete result (run record missing or objects damaged); see its log {}",
@@ -242,7 +384,7 @@ impl SlurmExecutor {
                 )),
                 "COMPLETED".to_string(),
             ),
-            (Some(SlurmEnd::Failed(state)), _) => (
+            (Some(SlurmEnd::Failed(state)), None) => (
                 Err(format!(
                     "Slurm job {id} ended {state}; see its log {}{}",
                     f.log.display(),
@@ -250,7 +392,7 @@ impl SlurmExecutor {
                 )),
                 state,
             ),
-            (Some(SlurmEnd::Active), _) | (None, None) => (
+            (None, None) => (
                 Err(format!(
                     "Slurm job {id} is gone (neither squeue nor sacct knows it) and left no complete result; see its log {}{}",
                     f.log.display(),
@@ -259,11 +401,36 @@ impl SlurmExecutor {
                 "UNKNOWN".to_string(),
             ),
         };
-        Ok(Completion {
+        Ok(Some(Completion {
             index: f.index,
             result,
             remote: Some(remote(id, &f.log, Some(state))),
-        })
+        }))
+    }
+
+    /// Forget the tasks Slurm says ended, and the wave files of arrays with no job left.
+    fn settle_tasks(&mut self, states: &BTreeMap<String, String>) {
+        self.active_tasks.retain(|t| {
+            states
+                .get(t)
+                .is_some_and(|s| classify(s) == SlurmEnd::Active)
+        });
+        let live: BTreeSet<&str> = self
+            .in_flight
+            .values()
+            .filter_map(|f| f.task.split_once('_').map(|(a, _)| a))
+            .collect();
+        let done: Vec<String> = self
+            .arrays
+            .keys()
+            .filter(|a| !live.contains(a.as_str()))
+            .cloned()
+            .collect();
+        for a in done {
+            if let Some(wave_file) = self.arrays.remove(&a) {
+                let _ = std::fs::remove_file(wave_file);
+            }
+        }
     }
 
     /// Sleep until the next poll is allowed; `false` if interrupted meanwhile.
@@ -303,12 +470,21 @@ fn log_tail(log: &Path) -> String {
     }
 }
 
-/// Parse `id|STATE` lines (squeue `%i|%T`, sacct `JobIDRaw,State` with `--parsable2`).
+/// Whether `id` is a Slurm job id (`1234`) or an array task id (`1234_5`).
+fn is_job_id(id: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    match id.split_once('_') {
+        Some((array, task)) => digits(array) && digits(task),
+        None => digits(id),
+    }
+}
+
+/// Parse `id|STATE` lines (squeue `%i|%T`, sacct `JobID,State` with `--parsable2`); lines
+/// of steps (`1234_5.batch`) and of pending ranges (`1234_[6-9]`) are skipped.
 fn parse_states(text: &str, into: &mut BTreeMap<String, String>) {
     for line in text.lines() {
         if let Some((id, state)) = line.trim().split_once('|')
-            && !id.is_empty()
-            && id.chars().all(|c| c.is_ascii_digit())
+            && is_job_id(id)
         {
             into.insert(id.to_string(), state.to_string());
         }
@@ -317,17 +493,18 @@ fn parse_states(text: &str, into: &mut BTreeMap<String, String>) {
 
 impl Executor for SlurmExecutor {
     fn capacity(&self) -> usize {
-        // Once sbatch has refused a job, submit no more (the run stops at the failure; the
-        // jobs not yet submitted are reported skipped, not 56 more refusals).
+        // Once sbatch has refused a wave, submit no more (the run stops at the failure; the
+        // jobs not yet submitted are reported skipped, not 56 more refusals). Otherwise every
+        // ready job joins the next wave; `max_jobs` bounds the tasks, not the jobs.
         if self.not_started.is_empty() {
-            self.opts.max_jobs
+            usize::MAX
         } else {
             0
         }
     }
 
     fn in_flight(&self) -> usize {
-        self.in_flight.len() + self.not_started.len()
+        self.queued.len() + self.in_flight.len() + self.not_started.len()
     }
 
     fn submit(
@@ -338,61 +515,23 @@ impl Executor for SlurmExecutor {
         _inputs: &JobInputs,
         _env: &mut ExecEnv<'_>,
     ) -> Result<(), RunError> {
-        std::fs::create_dir_all(&self.log_dir).map_err(|source| RunError::Io {
-            action: "create",
-            path: self.log_dir.clone(),
-            source,
-        })?;
-        let log_pattern = self
-            .log_dir
-            .join(format!("{}.%j.log", job_file_stem(&job.id)));
-        let args = self.sbatch_args(job, key, &log_pattern);
-        let failed = |message: String| Completion {
+        self.queued.push(Queued {
             index,
-            result: Err(message),
-            remote: None,
-        };
-        match Command::new("sbatch").args(&args).output() {
-            Ok(out) if out.status.success() => {
-                let text = String::from_utf8_lossy(&out.stdout);
-                let id = text.trim().split(';').next().unwrap_or("").to_string();
-                if id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
-                    self.not_started.push_back(failed(format!(
-                        "sbatch printed no job id (got `{}`)",
-                        text.trim()
-                    )));
-                } else {
-                    let log = self
-                        .log_dir
-                        .join(format!("{}.{id}.log", job_file_stem(&job.id)));
-                    self.in_flight.insert(
-                        id,
-                        InFlight {
-                            index,
-                            job: job.id.clone(),
-                            key: key.to_string(),
-                            log,
-                        },
-                    );
-                }
-            }
-            Ok(out) => self.not_started.push_back(failed(format!(
-                "sbatch refused the job ({}): {}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr).trim()
-            ))),
-            Err(e) => self.not_started.push_back(failed(format!(
-                "cannot run sbatch ({e}); is this a Slurm submit host with sbatch on PATH?"
-            ))),
-        }
+            job: job.id.clone(),
+            key: key.to_string(),
+        });
         Ok(())
     }
 
     fn wait(&mut self, env: &mut ExecEnv<'_>) -> Result<Vec<Completion>, RunError> {
-        if !self.not_started.is_empty() {
-            return Ok(self.not_started.drain(..).collect());
-        }
-        while !self.in_flight.is_empty() {
+        loop {
+            self.flush()?;
+            if !self.not_started.is_empty() {
+                return Ok(self.not_started.drain(..).collect());
+            }
+            if self.in_flight.is_empty() {
+                return Ok(Vec::new());
+            }
             if !self.pause() {
                 return Ok(self.cancel_all("interrupted (Ctrl-C)"));
             }
@@ -400,32 +539,28 @@ impl Executor for SlurmExecutor {
             self.last_poll = Some(Instant::now());
             let Some(states) = states else { continue };
             let mut done = Vec::new();
-            let ids: Vec<String> = self.in_flight.keys().cloned().collect();
-            for id in ids {
-                let end = states.get(&id).map(|s| classify(s));
-                if end == Some(SlurmEnd::Active) {
-                    continue;
+            let jobs: Vec<InFlight> = self.in_flight.values().cloned().collect();
+            for f in jobs {
+                let end = states.get(&f.task).map(|s| classify(s));
+                if let Some(c) = self.ended(env, &f, end)? {
+                    done.push(c);
+                    self.in_flight.remove(&f.index);
                 }
-                let Some(f) = self.in_flight.get(&id).cloned() else {
-                    continue;
-                };
-                done.push(self.ended(env, &id, &f, end)?);
-                self.in_flight.remove(&id);
             }
+            self.settle_tasks(&states);
             if !done.is_empty() {
                 return Ok(done);
             }
         }
-        Ok(Vec::new())
     }
 }
 
 impl SlurmExecutor {
-    /// The job ids in flight with the job each runs (for messages).
+    /// The Slurm task ids in flight with the job each runs (for messages).
     pub fn in_flight_jobs(&self) -> Vec<(String, String)> {
         self.in_flight
-            .iter()
-            .map(|(id, f)| (id.clone(), f.job.clone()))
+            .values()
+            .map(|f| (f.task.clone(), f.job.clone()))
             .collect()
     }
 }
@@ -476,10 +611,11 @@ mod tests {
     fn squeue_and_sacct_lines_parse_and_quoting_survives_sh() {
         let mut m = BTreeMap::new();
         parse_states(
-            "12|RUNNING\n13|COMPLETED\n13.batch|COMPLETED\ngarbage\n",
+            "12|RUNNING\n13|COMPLETED\n13.batch|COMPLETED\ngarbage\n14_0|PENDING\n14_[1-3]|PENDING\n14_1.batch|RUNNING\n_2|X\n",
             &mut m,
         );
-        assert_eq!(m.len(), 2);
+        assert_eq!(m.len(), 3);
+        assert_eq!(m["14_0"], "PENDING");
         assert_eq!(m["12"], "RUNNING");
         assert_eq!(sh_quote("a'b c"), r"'a'\''b c'");
     }

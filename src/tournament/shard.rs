@@ -375,28 +375,28 @@ impl ShardSpec {
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
         let written = std::thread::scope(|scope| -> Result<(), ShardError> {
             let writer = scope.spawn(|| -> Result<(), ShardError> {
-                for chunk in rx {
-                    let gf = game_frame(g1_name, g2_name, chunk.first_id, &chunk.outcomes)
-                        .map_err(|source| ShardError::Table {
+                let frame = |c: &OutcomeChunk| {
+                    game_frame(g1_name, g2_name, c.first_id, &c.outcomes).map_err(|source| {
+                        ShardError::Table {
                             path: games_path.clone(),
                             source,
-                        })?;
-                    games_w.write(&gf)?;
-                }
+                        }
+                    })
+                };
+                write_in_windows(rx, &mut games_w, frame)?;
                 games_w.finish()
             });
             let trick_writer = scope.spawn(|| -> Result<(), ShardError> {
                 let Some(mut w) = tricks_w else {
                     return Ok(());
                 };
-                for (first_id, played) in trx {
-                    let tf =
-                        trick_frame(first_id, &played).map_err(|source| ShardError::Table {
-                            path: tricks_path.clone(),
-                            source,
-                        })?;
-                    w.write(&tf)?;
-                }
+                let frame = |(first_id, played): &(u64, Vec<super::PlayedGame>)| {
+                    trick_frame(*first_id, played).map_err(|source| ShardError::Table {
+                        path: tricks_path.clone(),
+                        source,
+                    })
+                };
+                write_in_windows(trx, &mut w, frame)?;
                 w.finish()
             });
             let mut done = 0u64;
@@ -458,6 +458,35 @@ impl ShardSpec {
         })?;
         Ok(summary)
     }
+}
+
+/// Receive chunks in order and write each as its table's row group: a window of as many
+/// chunks as rayon has threads is turned into frames and encoded at once, then written in
+/// order (so the file's bytes are those of writing the chunks one by one, on any number of
+/// threads).
+fn write_in_windows<T: Send + Sync>(
+    rx: std::sync::mpsc::Receiver<T>,
+    w: &mut TableWriter,
+    frame: impl Fn(&T) -> Result<DataFrame, ShardError> + Sync,
+) -> Result<(), ShardError> {
+    use rayon::prelude::*;
+    let width = rayon::current_num_threads().max(1);
+    let mut window: Vec<T> = Vec::with_capacity(width);
+    let mut flush = |window: &mut Vec<T>| -> Result<(), ShardError> {
+        let frames = window
+            .par_iter()
+            .map(&frame)
+            .collect::<Result<Vec<_>, _>>()?;
+        window.clear();
+        w.write_frames(&frames)
+    };
+    for chunk in rx {
+        window.push(chunk);
+        if window.len() >= width {
+            flush(&mut window)?;
+        }
+    }
+    flush(&mut window)
 }
 
 /// Both sides' key tables, when the game is the standard one and both policies have them.
@@ -538,6 +567,35 @@ impl TableWriter {
 
     pub(super) fn write(&mut self, df: &DataFrame) -> Result<(), ShardError> {
         let err = self.error();
+        let w = self.writer(df)?;
+        w.write_batch(df).map_err(&err)
+    }
+
+    /// Write `frames` in order, encoding and compressing them at once on rayon's threads (each
+    /// frame's row groups are the bytes [`TableWriter::write`] would give it: the encoding is
+    /// per row group, so the file does not depend on how many threads encode).
+    pub(super) fn write_frames(&mut self, frames: &[DataFrame]) -> Result<(), ShardError> {
+        use rayon::prelude::*;
+        let Some(first) = frames.first() else {
+            return Ok(());
+        };
+        let err = self.error();
+        let w = self.writer(first)?;
+        let encoded = frames
+            .par_iter()
+            .map(|df| w.encode_and_compress(df).collect::<PolarsResult<Vec<_>>>())
+            .collect::<PolarsResult<Vec<_>>>()
+            .map_err(&err)?;
+        w.write_row_groups(encoded.into_iter().flatten().collect())
+            .map_err(&err)
+    }
+
+    /// The Parquet writer, created with `df`'s schema on the first call.
+    fn writer(
+        &mut self,
+        df: &DataFrame,
+    ) -> Result<&mut polars::io::parquet::write::BatchedWriter<KeptIoError<File>>, ShardError> {
+        let err = self.error();
         if self.inner.is_none() {
             let file = self.file.take().expect("file present before first batch");
             let w = ParquetWriter::new(file)
@@ -546,8 +604,7 @@ impl TableWriter {
                 .map_err(&err)?;
             self.inner = Some(w);
         }
-        let w = self.inner.as_mut().expect("writer created");
-        w.write_batch(df).map_err(&err)
+        Ok(self.inner.as_mut().expect("writer created"))
     }
 
     pub(super) fn finish(mut self) -> Result<(), ShardError> {

@@ -233,7 +233,8 @@ fn small_run_writes_nine_shards_and_a_manifest() {
     }
 }
 
-/// Simulate `games` with `deal_source` under 1 and 2 rayon threads; every file's bytes agree.
+/// Simulate `games` with `deal_source` under 1, 2 and 3 rayon threads (the table writers encode
+/// a window of as many chunks as there are threads at once); every file's bytes agree.
 fn same_bytes_under_one_and_two_threads(deal_source: &str, games: u64) {
     // More than one engine chunk (CHUNK_GAMES = 65,536 games) per shard, so chunking and the
     // parallel split inside a chunk both matter.
@@ -253,7 +254,14 @@ fn same_bytes_under_one_and_two_threads(deal_source: &str, games: u64) {
     let two = dir.path().join("two");
     simulate_into(dir.path(), &one, &args, &[("RAYON_NUM_THREADS", "1")]);
     simulate_into(dir.path(), &two, &args, &[("RAYON_NUM_THREADS", "2")]);
+    let three = dir.path().join("three");
+    simulate_into(dir.path(), &three, &args, &[("RAYON_NUM_THREADS", "3")]);
     let (h1, h2) = (file_hashes(&one), file_hashes(&two));
+    assert_eq!(
+        h1,
+        file_hashes(&three),
+        "{deal_source}: outputs differ between 1 and 3 threads"
+    );
     // 9 shards x (games, tricks, shard.json) + the manifest.
     assert_eq!(h1.len(), 28, "{:?}", h1.keys());
     assert_eq!(

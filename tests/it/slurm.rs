@@ -122,6 +122,18 @@ fn a_study_run_on_slurm_gives_the_local_lock_and_a_second_run_submits_nothing() 
     let out = stdout(&o);
     assert_eq!(with_outcome(&out, "ran").len(), 12, "{out}");
     assert_eq!(out.matches("[slurm job ").count(), 12, "{out}");
+    // Each wave of ready jobs is one job array (`[slurm job ARRAY_TASK]`): fewer arrays than
+    // jobs (the four simulate jobs are one wave).
+    let arrays: std::collections::BTreeSet<&str> = out
+        .split("[slurm job ")
+        .skip(1)
+        .filter_map(|rest| rest.split('_').next())
+        .collect();
+    assert!(
+        arrays.len() < 12,
+        "{} arrays for 12 jobs\n{out}",
+        arrays.len()
+    );
     assert_eq!(lock_text(dir.path()), want, "Slurm and local locks differ");
     // Slurm's ids and logs are recorded outside the hashed outputs.
     let last = fs::read_to_string(dir.path().join("outputs/.cache/last-run.json")).unwrap();
@@ -152,34 +164,20 @@ fn a_study_run_on_slurm_gives_the_local_lock_and_a_second_run_submits_nothing() 
 }
 
 /// Wait until an aggregate job is running on the node and asleep between storing its objects
-/// and writing its record; returns its Slurm id.
+/// and writing its record; returns its Slurm task id (`ARRAY_TASK`), read off the name of the
+/// log whose task names the job (`job run --wave` prints each job as it starts).
 fn sleeping_aggregate_job(cluster: &Cluster, logs: &Path, deadline: Instant) -> Option<String> {
     while Instant::now() < deadline {
         let o = Command::new("squeue")
-            .args(["--noheader", "--states=RUNNING", "--format=%i|%j"])
+            .args(["--noheader", "--array", "--states=RUNNING", "--format=%i"])
             .env("SLURM_CONF", cluster.conf())
             .output()
             .expect("squeue");
-        for line in stdout(&o).lines() {
-            let Some((id, name)) = line.trim().split_once('|') else {
-                continue;
-            };
-            if !name.starts_with("briscola:aggregate/") {
-                continue;
-            }
-            let asleep = fs::read_dir(logs)
-                .ok()
-                .into_iter()
-                .flatten()
-                .flatten()
-                .any(|e| {
-                    e.file_name()
-                        .to_string_lossy()
-                        .ends_with(&format!(".{id}.log"))
-                        && fs::read_to_string(e.path())
-                            .is_ok_and(|t| t.contains("BRISCOLA_TEST_SLEEP_MS: sleeping"))
-                });
-            if asleep {
+        for id in stdout(&o).lines().map(str::trim) {
+            let log = logs.join(format!("wave.{id}.log"));
+            let text = fs::read_to_string(&log).unwrap_or_default();
+            if text.contains("job aggregate/") && text.contains("BRISCOLA_TEST_SLEEP_MS: sleeping")
+            {
                 return Some(id.to_string());
             }
         }
@@ -234,9 +232,15 @@ fn a_job_cancelled_mid_run_fails_the_run_clearly_and_the_next_run_completes_it()
         "{err}"
     );
     assert!(err.contains(&format!(".{victim}.log")), "{err}");
+    // One task a wave (max_jobs = 1): the cancelled task held every aggregate job, none of
+    // which had written its record.
     let failed = with_outcome(&stdout(&o), "FAILED");
-    assert_eq!(failed.len(), 1, "{}", stdout(&o));
-    let failed = failed.into_iter().next().unwrap();
+    assert!(!failed.is_empty(), "{}", stdout(&o));
+    assert!(
+        failed.iter().all(|j| j.starts_with("aggregate/")),
+        "{}",
+        stdout(&o)
+    );
     let completed = with_outcome(&stdout(&o), "ran");
     assert!(!completed.is_empty(), "{}", stdout(&o));
 
@@ -249,7 +253,8 @@ fn a_job_cancelled_mid_run_fails_the_run_clearly_and_the_next_run_completes_it()
     );
     assert_exit(&o, 0);
     let out = stdout(&o);
-    assert!(with_outcome(&out, "ran").contains(&failed), "{out}");
+    let ran = with_outcome(&out, "ran");
+    assert!(failed.iter().all(|j| ran.contains(j)), "{out}");
     assert_eq!(
         with_outcome(&out, "cached").len() + with_outcome(&out, "ran").len(),
         12,
@@ -301,4 +306,99 @@ fn a_refused_submission_stops_the_submitting() {
     assert_eq!(n, 1, "sbatch called {n} times");
     let out = stdout(&o) + &stderr(&o);
     assert!(out.contains("invalid partition"), "{out}");
+}
+
+/// The job-id and cache-key of every job of a run's lock (`[jobs."ID"]` then `key = "..."`).
+fn lock_keys(lock: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut id = None;
+    for line in lock.lines() {
+        if let Some(rest) = line.strip_prefix("[jobs.\"")
+            && let Some(j) = rest.strip_suffix("\"]")
+        {
+            id = Some(j.to_string());
+        } else if let (Some(j), Some(k)) = (&id, line.strip_prefix("key = \""))
+            && let Some(k) = k.strip_suffix('"')
+        {
+            out.push((j.clone(), k.to_string()));
+            id = None;
+        }
+    }
+    out
+}
+
+/// `job run --wave` (what each array task runs) without a cluster: a task runs its own jobs
+/// only, in order; a job whose key differs fails alone (the other still runs) and the task
+/// exits 1 naming how many failed; a damaged wave file, a task past its last, and a missing
+/// SLURM_ARRAY_TASK_ID are exit 2 with a sentence.
+#[test]
+fn a_wave_task_runs_its_jobs_and_reports_each_failure() {
+    let dir = study(&config(""));
+    let p = dir.path();
+    assert_exit(&briscola_env(&["run"], p, &[]), 0);
+    let keys = lock_keys(&lock_text(p));
+    let sims: Vec<&(String, String)> = keys
+        .iter()
+        .filter(|(j, _)| j.starts_with("simulate/"))
+        .collect();
+    assert_eq!(sims.len(), 4, "{keys:?}");
+    let wave = p.join("wave.jobs");
+    let header = "# briscola slurm wave v1: task<TAB>job<TAB>key\n";
+    let text = format!(
+        "{header}0\t{}\t{}\n1\t{}\t{}\n0\t{}\t{}\n",
+        sims[0].0,
+        "0".repeat(64),
+        sims[1].0,
+        sims[1].1,
+        sims[2].0,
+        sims[2].1
+    );
+    fs::write(&wave, text).unwrap();
+    let w = wave.to_str().unwrap();
+    let o = briscola_env(
+        &["job", "run", "--wave", w],
+        p,
+        &[("SLURM_ARRAY_TASK_ID", "0")],
+    );
+    assert_exit(&o, 1);
+    let out = stdout(&o);
+    assert!(out.contains(&format!("FAILED  {}: ", sims[0].0)), "{out}");
+    assert!(out.contains("cache key"), "{out}");
+    assert!(out.contains(&format!("cached  {}", sims[2].0)), "{out}");
+    assert!(!out.contains(&sims[1].0), "task 0 ran task 1's job\n{out}");
+    assert!(
+        stderr(&o).contains("1 of the 2 jobs of task 0"),
+        "{}",
+        stderr(&o)
+    );
+    let o = briscola_env(
+        &["job", "run", "--wave", w],
+        p,
+        &[("SLURM_ARRAY_TASK_ID", "1")],
+    );
+    assert_exit(&o, 0);
+    assert!(
+        stdout(&o).contains(&format!("cached  {}", sims[1].0)),
+        "{}",
+        stdout(&o)
+    );
+
+    for (env, text, says) in [
+        (Some("2"), None, "has tasks 0 to 1, not task 2"),
+        (None, None, "SLURM_ARRAY_TASK_ID is not set"),
+        (Some("x"), None, "SLURM_ARRAY_TASK_ID is `x`"),
+        (Some("0"), Some("garbage\n"), "not a wave file"),
+    ] {
+        if let Some(t) = text {
+            fs::write(&wave, t).unwrap();
+        }
+        let mut c = command(&["job", "run", "--wave", w], p);
+        c.env_remove("SLURM_ARRAY_TASK_ID");
+        if let Some(e) = env {
+            c.env("SLURM_ARRAY_TASK_ID", e);
+        }
+        let o = c.output().unwrap();
+        assert_exit(&o, 2);
+        assert!(stderr(&o).contains(says), "{says}: {}", stderr(&o));
+    }
 }

@@ -219,7 +219,13 @@ impl DealStream {
             }
             DealStream::Chacha { key, next_game } => {
                 let start = *next_game;
-                out.extend((start..start + n as u64).map(|g| chacha_deck(key, g)));
+                // Each game's deck is its own ChaCha stream: dealt in parallel, in game order.
+                out.par_extend(
+                    (0..n)
+                        .into_par_iter()
+                        .with_min_len(256)
+                        .map(|i| chacha_deck(key, start + i as u64)),
+                );
                 *next_game += n as u64;
             }
         }
