@@ -1,6 +1,7 @@
 //! Throughput of the table-driven engine's paths, games per second on one thread: the scalar
-//! `play_keyed` one game at a time, and `play_keyed_batch`'s SIMD lanes on every path this CPU
-//! has. Two pairs of tables: greedy vs greedy (the paper's Definition 1, no watches) and
+//! `play_keyed` one game at a time, and `play_keyed_batch_on` on every [`EnginePath`] this CPU
+//! has (`scalar`: `play_keyed` behind the batch interface; `avx2`: four games per register;
+//! `avx512`: eight). Two pairs of tables: greedy vs greedy (the paper's Definition 1, no watches) and
 //! counter vs counter (its carico trap watches each card's sibling, so the watch lookups run).
 //!
 //! Two groups per pair, over `GAMES` (80,000) decks from the paper's .NET stream
@@ -16,9 +17,7 @@
 use criterion::{Criterion, Throughput};
 
 use briscola_core::deal::DotNetRandom;
-use briscola_core::game::{
-    Deck, KeyTables, NoTricks, batch_lanes_available, play_keyed, play_keyed_batch,
-};
+use briscola_core::game::{Deck, EnginePath, KeyTables, NoTricks, play_keyed, play_keyed_batch_on};
 use briscola_core::policy::{PolicyKind, PolicySpec, TieBreak};
 
 /// Games per timed iteration.
@@ -28,29 +27,31 @@ const GAMES: usize = 80_000;
 const BLOCK: usize = 1024;
 
 /// One way of playing a slice of decks; returns a checksum of G1's points.
-type Play = fn(&[Deck], [&KeyTables; 2]) -> u32;
+type Play = Box<dyn Fn(&[Deck], [&KeyTables; 2]) -> u32>;
 
-/// `play_keyed`, one game at a time.
-fn one_at_a_time(decks: &[Deck], seats: [&KeyTables; 2]) -> u32 {
-    decks
-        .iter()
-        .map(|d| play_keyed(d, seats, &mut NoTricks).0.points[0] as u32)
-        .sum()
-}
-
-/// `play_keyed_batch` on the path it picks.
-fn batch(decks: &[Deck], seats: [&KeyTables; 2]) -> u32 {
-    play_keyed_batch(decks, seats)
-        .iter()
-        .map(|(o, _)| o.points[0] as u32)
-        .sum()
-}
-
-/// The ways measured, by name: `play_keyed`, and the batch path where the CPU has lanes.
+/// The ways measured, by name: `play_keyed` one game at a time, and `play_keyed_batch_on`
+/// every path this CPU has (`scalar`, `avx2`, `avx512`).
 fn paths() -> Vec<(&'static str, Play)> {
-    let mut out: Vec<(&'static str, Play)> = vec![("play_keyed", one_at_a_time)];
-    if batch_lanes_available() {
-        out.push(("avx512", batch));
+    let mut out: Vec<(&'static str, Play)> = vec![(
+        "play_keyed",
+        Box::new(|decks, seats| {
+            decks
+                .iter()
+                .map(|d| play_keyed(d, seats, &mut NoTricks).0.points[0] as u32)
+                .sum()
+        }),
+    )];
+    for path in EnginePath::available() {
+        out.push((
+            path.name(),
+            Box::new(move |decks, seats| {
+                play_keyed_batch_on(path, decks, seats)
+                    .expect("an available path")
+                    .iter()
+                    .map(|(o, _)| o.points[0] as u32)
+                    .sum()
+            }),
+        ));
     }
     out
 }
