@@ -22,8 +22,8 @@ impl Lanes for __m512i {
     type Mask = __mmask8;
     /// The table's two 32-entry halves.
     type Table = [__m512i; 2];
-    /// Per seat, the table's two halves.
-    type SeatTable = [[__m512i; 2]; 2];
+    /// `lead` then `lead_watched`, per seat, each table's two halves.
+    type LeadTable = [[[__m512i; 2]; 2]; 2];
 
     #[inline(always)]
     unsafe fn splat(x: u64) -> Self {
@@ -171,16 +171,28 @@ impl Lanes for __m512i {
         unsafe { _mm512_permutex2var_epi16(t[0], c, t[1]) }
     }
     #[inline(always)]
-    unsafe fn seat_table(t: [&[u16; 64]; 2]) -> [[__m512i; 2]; 2] {
-        // SAFETY: the caller's promise (the features) is this function's.
-        unsafe { [Self::table(t[0]), Self::table(t[1])] }
-    }
-    #[inline(always)]
-    unsafe fn seat_lookup(t: &[[__m512i; 2]; 2], g2: __mmask8, card: Self, _: Self) -> Self {
+    unsafe fn lead_table(lead: [&[u16; 64]; 2], watched: [&[u16; 64]; 2]) -> Self::LeadTable {
         // SAFETY: the caller's promise (the features) is this function's.
         unsafe {
-            let (a, b) = (Self::lookup(&t[0], card), Self::lookup(&t[1], card));
-            _mm512_mask_blend_epi64(g2, a, b)
+            [
+                [Self::table(lead[0]), Self::table(lead[1])],
+                [Self::table(watched[0]), Self::table(watched[1])],
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn lead_lookup(t: &Self::LeadTable, g2: __mmask8, card: Self, _: Self) -> (Self, Self) {
+        // Each table's two seats looked up and blended by seat (the watched keys' permutes are
+        // dropped by the compiler where the caller does not use them).
+        // SAFETY: the caller's promise (the features) is this function's.
+        unsafe {
+            let [[l1, l2], [w1, w2]] = t;
+            let (l1, l2) = (Self::lookup(l1, card), Self::lookup(l2, card));
+            let (w1, w2) = (Self::lookup(w1, card), Self::lookup(w2, card));
+            (
+                _mm512_mask_blend_epi64(g2, l1, l2),
+                _mm512_mask_blend_epi64(g2, w1, w2),
+            )
         }
     }
 }

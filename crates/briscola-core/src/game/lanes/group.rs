@@ -22,9 +22,8 @@ use crate::game::trump_use::TrumpUse;
 /// (for AVX-512, registers).
 struct Lookups<'a, L: Lanes> {
     pair: &'a PairTables,
-    /// G1's and G2's `lead`, and `lead_watched`.
-    lead: L::SeatTable,
-    watched: L::SeatTable,
+    /// G1's and G2's `lead` and `lead_watched`.
+    lead: L::LeadTable,
     /// [`TRICK_RANK`].
     ranks: L::Table,
 }
@@ -38,8 +37,10 @@ impl<'a, L: Lanes> Lookups<'a, L> {
         unsafe {
             Lookups {
                 pair,
-                lead: L::seat_table([&pair.lead[0], &pair.lead[1]]),
-                watched: L::seat_table([&pair.lead_watched[0], &pair.lead_watched[1]]),
+                lead: L::lead_table(
+                    [&pair.lead[0], &pair.lead[1]],
+                    [&pair.lead_watched[0], &pair.lead_watched[1]],
+                ),
                 ranks: L::table(&TRICK_RANK),
             }
         }
@@ -208,11 +209,10 @@ impl<L: Lanes> Group<L> {
         // SAFETY: the CPU has `L`'s features (this function's condition), and
         // `seat_card` = seat * 64 + card < 128, the length of `watch`.
         unsafe {
-            let plain = L::seat_lookup(&t.lead, g2, c, seat_card);
+            let (plain, after) = L::lead_lookup(&t.lead, g2, c, seat_card);
             let key = if t.pair.watches {
                 let w = L::gather_u64(&t.pair.watch, seat_card);
                 let watched = w.test(self.seen);
-                let after = L::seat_lookup(&t.watched, g2, c, seat_card);
                 L::blend(watched, plain, after)
             } else {
                 plain

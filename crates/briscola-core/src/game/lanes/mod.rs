@@ -25,8 +25,9 @@ pub(super) trait Lanes: Copy {
     type Mask: Copy;
     /// A 64-entry u16 table in the form [`Lanes::lookup`] reads.
     type Table;
-    /// Two 64-entry u16 tables, one per seat, in the form [`Lanes::seat_lookup`] reads.
-    type SeatTable;
+    /// The seats' leader keys (two 64-entry u16 tables per seat: `lead` and `lead_watched`) in
+    /// the form [`Lanes::lead_lookup`] reads.
+    type LeadTable;
 
     /// `x` in every lane.
     unsafe fn splat(x: u64) -> Self;
@@ -88,11 +89,17 @@ pub(super) trait Lanes: Copy {
     /// `t[c]` per lane (`c` below 64) in the low 16 bits; the bits above are unspecified (the
     /// caller masks).
     unsafe fn lookup(t: &Self::Table, c: Self) -> Self;
-    /// `t` (G1's table first) in [`Lanes::seat_lookup`]'s form.
-    unsafe fn seat_table(t: [&[u16; 64]; 2]) -> Self::SeatTable;
-    /// `t[seat][card]` per lane in the low 16 bits (the bits above unspecified), given the
-    /// lanes where the seat is G2 (`g2`), the card (below 64) and `seat << 6 | card` (the same
-    /// entry, for implementations that read one 128-entry table).
-    unsafe fn seat_lookup(t: &Self::SeatTable, g2: Self::Mask, card: Self, seat_card: Self)
-    -> Self;
+    /// The seats' `lead` and `lead_watched` tables (G1's first) in [`Lanes::lead_lookup`]'s
+    /// form.
+    unsafe fn lead_table(lead: [&[u16; 64]; 2], watched: [&[u16; 64]; 2]) -> Self::LeadTable;
+    /// `lead[seat][card]` and `lead_watched[seat][card]` per lane, each in the low 16 bits (the
+    /// bits above unspecified), given the lanes where the seat is G2 (`g2`), the card (below
+    /// 64) and `seat << 6 | card` (the same entries, for implementations that read one
+    /// 128-entry table).
+    unsafe fn lead_lookup(
+        t: &Self::LeadTable,
+        g2: Self::Mask,
+        card: Self,
+        seat_card: Self,
+    ) -> (Self, Self);
 }
