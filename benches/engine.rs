@@ -4,8 +4,8 @@
 //! Every group deals `BATCH` games from one .NET `System.Random(42)` stream (the paper's
 //! Fisher-Yates, 39 draws per game, dealt as the simulate stage deals them) and plays them: one
 //! at a time ([`play_games`], the `engine`, `keyed`, `rules` and `table` groups), or in blocks
-//! through the batch path (`batch`: `play_keyed_batch`, games in SIMD lanes where the CPU has
-//! AVX-512; valgrind has none, so callgrind counts its scalar fallback).
+//! through the batch path (`batch`: `play_keyed_batch`, games in SIMD lanes on the best path the
+//! CPU has, AVX-512 or AVX2; valgrind has no AVX-512, so callgrind counts the AVX2 path).
 //!
 //! Instruction counts (repeatable on a loaded machine, unlike wall time): with
 //! `ENGINE_PLAY=<group>/<name>:<games>` the binary plays that case's loop once for `<games>`
@@ -104,8 +104,8 @@ fn keyed(group: &'static str, name: String, t1: KeyTables, t2: KeyTables) -> Cas
     }
 }
 
-/// A two-player case through the batch path (`play_keyed_batch`, eight games in SIMD lanes
-/// where the CPU has AVX-512): the games are dealt into a block, then the block is played.
+/// A two-player case through the batch path (`play_keyed_batch`, games in SIMD lanes on the
+/// CPU's best path): the games are dealt into a block, then the block is played.
 fn batched(group: &'static str, name: String, t1: KeyTables, t2: KeyTables) -> Case {
     Case {
         group,

@@ -5,8 +5,9 @@
 //! simulator's published tables (see `paper_study.rs`); here every ordered pair of the paper's
 //! policies, both tie-break readings and every overtrump threshold that changes a decision
 //! (0..=11) is compared on .NET-shuffled deals (the paper's stream) and on uniformly random ones.
-//! The batch path (`play_keyed_batch`, eight games in SIMD lanes where the CPU has AVX-512) is
-//! compared with `play_keyed` game for game the same way.
+//! The batch path (`play_keyed_batch`, games in SIMD lanes on the best path the CPU has:
+//! eight with AVX-512, four with AVX2) is compared with `play_keyed` game for game the same
+//! way (every path the machine has: `crates/briscola-core/tests/engine_paths.rs`).
 
 use briscola::game::{
     Deck, GameOutcome, KeyTables, NoTricks, SeatRng, TrickRecord, TrumpUse, play_game, play_keyed,
@@ -173,7 +174,7 @@ fn all_tables() -> Vec<KeyTables> {
 /// with itself.
 fn lanes_note() {
     if !briscola::game::batch_lanes_available() {
-        eprintln!("note: no AVX-512 here; play_keyed_batch plays through play_keyed");
+        eprintln!("note: no AVX-512 or AVX2 here; play_keyed_batch plays through play_keyed");
     }
 }
 

@@ -6,8 +6,9 @@
 //! workspace, `tests/it/code_map.rs`, checks it over the source text):
 //! - [`game`]: cards, deck, Proposition 1, one game's play (scalar, keyed and batch engines),
 //!   and the interface a seat decides through ([`game::Policy`], [`game::SeatView`]). Uses
-//!   nothing else. The crate's only `unsafe` is here, in the batch path's AVX-512 kernel
-//!   ([`game::play_keyed_batch`]: gathers and loads from tables whose bounds its indices keep),
+//!   nothing else. The crate's only `unsafe` is here, in the batch path's SIMD kernel (one
+//!   kernel over a lane abstraction, for AVX-512 and AVX2; [`game::play_keyed_batch`]: gathers
+//!   and loads from tables whose bounds its indices keep), its path ([`game::EnginePath`])
 //!   chosen at run time and equal to [`game::play_keyed`] game for game.
 //! - [`deal`]: the deal streams: the paper's .NET `System.Random` stream (with its jump ahead)
 //!   and ChaCha8 per game. Uses `game`.

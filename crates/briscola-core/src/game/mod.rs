@@ -1,7 +1,8 @@
 //! The rules of Briscola: cards, the deck, the trick rule, the rules of a variant as a value
 //! ([`Rules`]), one game's play (the specialised two-player [`play_game`], its table-driven
 //! twin [`play_keyed`] for policies given as [`KeyTables`] with its batch path
-//! [`play_keyed_batch`] (games in SIMD lanes), and the general [`play_table`])
+//! [`play_keyed_batch`] (games in SIMD lanes, on the [`EnginePath`] chosen at run time), and
+//! the general [`play_table`])
 //! and the interface a seat decides through ([`Policy`], [`SeatView`]).
 //!
 //! Invariant: everything here is pure: no I/O, no clock, no global random generator. A game is a
@@ -9,9 +10,12 @@
 
 mod card;
 mod deck;
+mod engine_path;
 mod key_tables;
 mod keyed_batch;
 mod keyed_play;
+#[cfg(target_arch = "x86_64")]
+mod lanes;
 mod play;
 mod policy;
 mod rules;
@@ -24,8 +28,9 @@ mod trump_use;
 
 pub use card::{Card, Suit};
 pub use deck::Deck;
+pub use engine_path::{EnginePath, EnginePathError, engine_path, select_engine_path};
 pub use key_tables::KeyTables;
-pub use keyed_batch::{BATCH_LANES, batch_lanes_available, play_keyed_batch};
+pub use keyed_batch::{BATCH_LANES, batch_lanes_available, play_keyed_batch, play_keyed_batch_on};
 pub use keyed_play::play_keyed;
 pub use play::{GameOutcome, NoTricks, Seat, TrickRecord, TrickSink, play_game};
 pub use policy::Policy;
