@@ -54,6 +54,7 @@ fuzz:
 ## see BENCHMARKS.md.
 bench: build
 	$(CARGO) bench --locked --bench engine
+	$(CARGO) bench --locked -p briscola-core --bench batch
 	$(CARGO) bench --locked --bench search
 	$(CARGO) bench --locked --bench onnx
 	./benches/pipeline.sh $(BIN)

@@ -26,7 +26,9 @@
 //!   templates' context and rendering. Uses `results`, `plot`, `policy`, `stats`; never
 //!   `pipeline` (the render stage adapts pipeline records into report types).
 //! - [`pipeline`]: `pipeline.toml` ([`pipeline::config::Config`]), jobs and stages, cache keys,
-//!   the content store, the lock file, the runner. Uses `game`, `policy`, `stats`,
+//!   the content store, the lock file, the runner, in four parts (`config`, `store`,
+//!   `execution`, `stages`); no file of the crate imports a module that imports it back
+//!   (`tests/it/code_map.rs`). Uses `game`, `policy`, `stats`,
 //!   `tournament`, `results`, `analysis`, `plot`, `report`; nothing uses it (but the edges).
 //! - [`serve`]: the web table (`briscola serve`): HTTP routes, sessions and the page, over
 //!   `table`'s seat game. Uses `game`, `deal`, `policy`, `table`, `tournament`.

@@ -195,8 +195,32 @@ pub struct DagArgs {
     pub mermaid: bool,
 }
 
+/// The environment variable that picks the engine's SIMD path for the whole process:
+/// `scalar`, `avx2` or `avx512` (default: the best this CPU runs). Every path plays the same
+/// games; the variable exists so tests and benchmarks can run each path a machine has.
+pub const ENGINE_VAR: &str = "BRISCOLA_ENGINE";
+
+/// Apply [`ENGINE_VAR`] when set (empty: unset); a name that is no path's, or a path this CPU
+/// cannot run, is a usage error naming the variable and what would be valid.
+fn select_engine_from_env() -> Result<(), CliError> {
+    let Some(value) = std::env::var_os(ENGINE_VAR) else {
+        return Ok(());
+    };
+    let value = value.to_string_lossy();
+    if value.is_empty() {
+        return Ok(());
+    }
+    let bad =
+        |e: briscola::game::EnginePathError| CliError::Usage(format!("{ENGINE_VAR}={value}: {e}"));
+    let path: briscola::game::EnginePath = value.parse().map_err(bad)?;
+    briscola::game::select_engine_path(path).map_err(bad)
+}
+
 /// Run a parsed command; returns the exit code.
 pub fn execute(cli: Cli) -> Exit {
+    if let Err(e) = select_engine_from_env() {
+        return report(&e);
+    }
     let result = match cli.command {
         Command::Run(a) => cmd_run(a),
         Command::Status(a) => cmd_status(a),
@@ -207,6 +231,7 @@ pub fn execute(cli: Cli) -> Exit {
         Command::Export(a) => tournament::export(a),
         Command::Serve(a) => serve::serve(a),
         Command::Job(JobCommand::Run(a)) => cmd_job_run(a),
+        Command::Play(a) if play::wants_table(&a) => return play_table::play_table(a),
         Command::Play(a) => return play::play(a),
         Command::Replay(a) => return play::replay(a),
         Command::Policies(a) => return policies::policies(a),

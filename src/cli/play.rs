@@ -388,11 +388,13 @@ pub(super) fn record_writable(path: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot write in {}: {e}", dir.display()))
 }
 
-/// Run `play`.
+/// Whether `a` asks for a table of more than two, or a partner (`play_table` plays those).
+pub fn wants_table(a: &PlayArgs) -> bool {
+    a.players != 2 || a.partner.is_some()
+}
+
+/// Run a two-player `play` (the CLI sends [`wants_table`] games to `play_table`).
 pub fn play(a: PlayArgs) -> Exit {
-    if a.players != 2 || a.partner.is_some() {
-        return super::play_table::play_table(a);
-    }
     if a.seat > 2 {
         return bad(format!(
             "--seat {}: a two-player game has seats 1 and 2 (give --players 3, 4 or 6 for more)",

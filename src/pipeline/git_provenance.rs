@@ -70,10 +70,13 @@ impl GitProvenance {
     }
 
     /// Write it as pretty JSON to `path` (atomically).
-    pub fn write(&self, path: &Path) -> Result<(), super::atomic_file::AtomicFileError> {
+    pub fn write(
+        &self,
+        path: &Path,
+    ) -> Result<(), crate::pipeline::store::atomic_file::AtomicFileError> {
         let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
         text.push('\n');
-        super::atomic_file::write_atomic(path, text.as_bytes())
+        crate::pipeline::store::atomic_file::write_atomic(path, text.as_bytes())
     }
 }
 

@@ -1,4 +1,8 @@
-//! The stage pipeline: configuration, jobs, cache keys, the content store, the lock, the runner.
+//! The stage pipeline, in four parts: [`config`] (the study file read and validated once),
+//! [`store`] (the content store, run records, the lock, publishing and checking outputs),
+//! [`execution`] (the plan of jobs, their cache keys and decisions, the runner and its
+//! executors: local threads or Slurm), and [`stages`] (each stage's jobs and bodies); beside
+//! them the few rules all of them share ([`line_col`], [`round_sig`], [`stage_sources`]).
 //!
 //! Invariant: a job's recorded outputs are only ever trusted after their bytes hash to the
 //! recorded sha256.
@@ -15,37 +19,27 @@
 //!   see [`git_provenance`]).
 //! - `.cache/tmp/`: scratch directories of running jobs; `.cache/last-run.json`: timings.
 
-pub mod atomic_file;
-pub mod cache_key;
 pub mod config;
-pub mod config_input;
-pub mod content_store;
-pub mod dag;
-pub mod decision;
-pub mod executor;
-pub mod executor_config;
-pub mod gc;
+pub mod execution;
 pub mod git_provenance;
-pub mod job;
-pub mod job_command;
-pub mod layout;
-pub mod league_config;
-pub mod local_executor;
-pub mod lock_file;
-pub mod lock_holders;
-pub mod parallel_executor;
-pub mod params_diff;
-pub mod plan;
-pub mod publisher;
-pub mod run_cache;
-pub mod run_mutex;
-pub mod runner;
-pub mod slurm_executor;
-pub mod slurm_wave;
+pub mod line_col;
+pub mod round_sig;
 pub mod stage_sources;
 pub mod stages;
-pub mod stat_cache;
+pub mod store;
 pub mod stored_games;
-pub mod study_rules;
-pub mod sweep_config;
-pub mod verify;
+
+// Each part's modules under the pipeline's own path too (`pipeline::runner`), as the CLI, the
+// tests and the Python binding name them.
+pub use config::{
+    config_error, config_input, executor_config, league_config, study_names, study_rules,
+    sweep_config,
+};
+pub use execution::{
+    cache_key, dag, decision, executor, job, job_command, local_executor, parallel_executor,
+    params_diff, plan, run_error, run_mutex, runner, slurm_executor, slurm_wave,
+};
+pub use store::{
+    atomic_file, content_store, gc, layout, lock_file, lock_holders, publisher, run_cache,
+    stat_cache, verify,
+};

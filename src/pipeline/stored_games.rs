@@ -9,10 +9,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::config::Config;
-use super::job::{Job, StageName};
-use super::layout::Layout;
-use super::stages;
+use crate::pipeline::config::pipeline_config::Config;
+use crate::pipeline::execution::job::{Job, StageName};
+use crate::pipeline::stages;
+use crate::pipeline::store::layout::Layout;
 
 /// One stored shard.
 #[derive(Clone, Debug, PartialEq, Eq)]

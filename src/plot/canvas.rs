@@ -5,19 +5,12 @@
 //! Invariant: a figure is drawn by one generic `draw` over any [`Canvas`], so the SVG and the
 //! PNG of a figure cannot disagree about what is drawn.
 
-use std::path::Path;
-
 use plotters::coord::Shift;
 use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters_backend::{BackendCoord, BackendTextStyle, DrawingErrorKind, FontStyle};
 
-use super::error::PlotError;
 use super::face::Face;
-use super::font::ensure_font;
-use super::markup::plain;
-use super::png_canvas::PngCanvas;
-use super::svg_canvas::SvgCanvas;
 
 /// Result of drawing onto a backend; the message is plotters' own.
 pub type DrawResult<T = ()> = Result<T, String>;
@@ -101,37 +94,6 @@ pub fn text_box<S: BackendTextStyle>(text: &str, style: &S) -> (u32, u32) {
         }
         Err(_) => (0, 0),
     }
-}
-
-/// Render `fig` to SVG text. `name` (e.g. `paper/figure2`) is used in errors.
-pub fn render_svg<F: Figure>(fig: &F, name: &str) -> Result<String, PlotError> {
-    ensure_font()?;
-    let draw_err = |message: String| PlotError::Draw {
-        figure: name.to_string(),
-        message,
-    };
-    let mut out = String::new();
-    {
-        let root = SvgCanvas::new(&mut out, fig.size(), &plain(&fig.title())).into_drawing_area();
-        root.fill(&WHITE).msg().map_err(draw_err)?;
-        fig.draw(&root).map_err(draw_err)?;
-        root.present().msg().map_err(draw_err)?;
-    }
-    Ok(out)
-}
-
-/// Render `fig` to a PNG file at `path`, [`super::png_canvas::SCALE`] times its logical size.
-pub fn render_png<F: Figure>(fig: &F, name: &str, path: &Path) -> Result<(), PlotError> {
-    ensure_font()?;
-    let draw_err = |message: String| PlotError::Draw {
-        figure: name.to_string(),
-        message,
-    };
-    let root = PngCanvas::new(path, fig.size()).into_drawing_area();
-    root.fill(&WHITE).msg().map_err(draw_err)?;
-    fig.draw(&root).map_err(draw_err)?;
-    root.present().msg().map_err(draw_err)?;
-    Ok(())
 }
 
 /// Regular text of `size` pixels in the text colour.

@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::breakeven::{BreakEvenChart, PaperBreakEven};
-use super::canvas::{Figure, render_png, render_svg};
+use super::canvas::Figure;
 use super::error::PlotError;
 use super::figure2::Figure2;
 use super::folk_share::FolkShare;
 use super::league_ratings::LeagueRatings;
+use super::render_figure::{render_png, render_svg};
 use super::sweep_curve::SweepFigure;
 use super::table3_heatmap::Table3Heatmap;
 use super::table5_bars::Table5Bars;

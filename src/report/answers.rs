@@ -9,9 +9,9 @@
 use serde::Serialize;
 
 use super::beyond::SweepView;
-use super::context::StudyView;
 use super::format::{fixed, signed, thousands};
 use super::league_view::LeagueView;
+use super::study_view::StudyView;
 use super::variants::VariantsView;
 use crate::results::StudyResults;
 use crate::stats::wilson::wilson;

@@ -16,45 +16,9 @@ use super::published_key::Section;
 use super::scorecard::{ScoreInputs, Scorecard, StudyKind, Verdict, score};
 use super::study_verdict::{Outcome, StudyVerdict, verdict};
 use crate::plot::policy_names;
-use crate::results::{MatchupRate, Results, StudyResults};
+use crate::results::{Results, StudyResults};
 
-/// One row of Table 3 (one G1 policy).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Table3Row {
-    /// G1's policy.
-    pub g1: String,
-    /// One cell per G2 policy, in order (`None` if missing).
-    pub cells: Vec<Option<MatchupRate>>,
-}
-
-/// One study, ready for the templates.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct StudyView {
-    /// Name (`paper`, `replication`, ...).
-    pub name: String,
-    /// Label.
-    pub label: String,
-    /// Replay, variant, replication or a study of its own.
-    pub kind: StudyKind,
-    /// [`StudyKind::description`].
-    pub kind_description: String,
-    /// The top-line verdict.
-    pub verdict: StudyVerdict,
-    /// Policy names in matchup order.
-    pub policies: Vec<String>,
-    /// Non-tied games over all matchups.
-    pub non_tied: u64,
-    /// Tied games over all matchups.
-    pub ties: u64,
-    /// Table 3 as a grid.
-    pub table3_rows: Vec<Table3Row>,
-    /// The raw results.
-    pub results: StudyResults,
-    /// The scorecard against the paper.
-    pub scorecard: Scorecard,
-    /// Conclusions restated from this study's numbers.
-    pub conclusions: Conclusions,
-}
+pub use super::study_view::{StudyView, Table3Row};
 
 /// One study's value in a comparison row.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -23,6 +23,7 @@ pub mod render;
 pub mod report_format;
 pub mod scorecard;
 pub mod study_verdict;
+pub mod study_view;
 pub mod variants;
 
 pub use context::ReportContext;

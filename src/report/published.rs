@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use toml::de::{DeTable, DeValue};
 
 use super::error::RenderError;
-use super::published_key::PublishedKey;
+use super::published_key::{PolicyPairs, PublishedKey};
 use crate::plot::PaperBreakEven;
 
 /// A published leaf value.
@@ -236,14 +236,7 @@ impl Published {
 
     /// Split `a_b` into two of the paper's policy names.
     pub fn split_pair(&self, s: &str) -> Option<(String, String)> {
-        let names = self.policies();
-        names.iter().find_map(|a| {
-            let rest = s.strip_prefix(a.as_str())?.strip_prefix('_')?;
-            names
-                .iter()
-                .any(|b| b == rest)
-                .then(|| (a.clone(), rest.to_string()))
-        })
+        PolicyPairs::split_pair(self, s)
     }
 
     /// The paper's approximate break-even values, `figure2.break_even_delta_<g1>_<g2>`.
@@ -302,6 +295,19 @@ fn leaf<'a>(
         DeValue::Boolean(b) => PubValue::Bool(*b),
         DeValue::Datetime(_) => return Err(format!("`{key}`: dates are not figures")),
     }))
+}
+
+impl PolicyPairs for Published {
+    fn split_pair(&self, s: &str) -> Option<(String, String)> {
+        let names = self.policies();
+        names.iter().find_map(|a| {
+            let rest = s.strip_prefix(a.as_str())?.strip_prefix('_')?;
+            names
+                .iter()
+                .any(|b| b == rest)
+                .then(|| (a.clone(), rest.to_string()))
+        })
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,12 @@
 //! module does not recognise parses to [`PublishedKey::Unrecognised`] (its row is "not
 //! compared", with the reason), never to a guess.
 
-use super::published::Published;
+/// What the key grammar needs of the published figures: splitting `a_b` into two of the
+/// paper's policy names (`Published` provides it).
+pub trait PolicyPairs {
+    /// `a_b` as two of the paper's policy names, if it is one.
+    fn split_pair(&self, s: &str) -> Option<(String, String)>;
+}
 
 /// The part of the paper a published figure belongs to (the key's first segment).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,7 +127,7 @@ pub struct Pair {
 }
 
 impl Pair {
-    fn parse(published: &Published, text: &str) -> Option<Pair> {
+    fn parse(published: &impl PolicyPairs, text: &str) -> Option<Pair> {
         published.split_pair(text).map(|(g1, g2)| Pair { g1, g2 })
     }
 
@@ -245,7 +250,7 @@ fn rate_field(f: &str) -> Option<RateField> {
 
 impl PublishedKey {
     /// Parse `key`; matchups are split with the paper's policy names (`design.policies`).
-    pub fn parse(key: &str, published: &Published) -> PublishedKey {
+    pub fn parse(key: &str, published: &impl PolicyPairs) -> PublishedKey {
         let parts: Vec<&str> = key.split('.').collect();
         let section = Section::parse(parts[0]);
         let unrecognised = |reason: String| PublishedKey::Unrecognised {
@@ -524,6 +529,7 @@ impl PublishedKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::published::Published;
 
     fn published() -> Published {
         Published::parse(

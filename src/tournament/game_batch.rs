@@ -6,37 +6,11 @@
 
 use rayon::prelude::*;
 
+use super::batch_streams::BatchStreams;
+use super::played_game::PlayedGame;
 use super::trick_log::TrickLog;
-use crate::game::{Deck, GameOutcome, Policy, SeatRng, TrickRecord, play_game};
+use crate::game::{Deck, GameOutcome, Policy, play_game};
 use crate::policy::{AnyPolicy, PairWork};
-
-/// One game's outcome and its 20 tricks.
-#[derive(Clone, Copy, Debug)]
-pub struct PlayedGame {
-    /// The outcome.
-    pub outcome: GameOutcome,
-    /// The tricks, in order.
-    pub tricks: [TrickRecord; 20],
-}
-
-/// Where a batch sits in its matchup: the index of its first deck (0-based) and the two seats'
-/// stream keys (see [`super::seat_keys`]).
-#[derive(Clone, Copy, Debug)]
-pub struct BatchStreams<'k> {
-    /// Index in the matchup of the batch's first game.
-    pub first_game: u64,
-    /// G1's and G2's stream keys.
-    pub keys: &'k [[u8; 32]; 2],
-}
-
-impl BatchStreams<'_> {
-    /// The seats' streams for game `i` of the batch.
-    #[inline]
-    pub(super) fn rngs(&self, i: usize) -> [SeatRng; 2] {
-        let g = self.first_game + i as u64;
-        [SeatRng::new(self.keys[0], g), SeatRng::new(self.keys[1], g)]
-    }
-}
 
 /// Games per parallel task when playing policy by policy. Small enough that a few hundred
 /// games of a costly policy (the search agent: milliseconds a game) spread over every core,

@@ -23,7 +23,8 @@ use rayon::prelude::*;
 use crate::game::{Deck, Policy, SeatRng, SeatView, play_game};
 use crate::policy::{AnyPolicy, CARDS, OnnxPolicy};
 
-use super::game_batch::{BatchStreams, PlayedGame};
+use super::batch_streams::BatchStreams;
+use super::played_game::PlayedGame;
 use super::trick_log::TrickLog;
 
 /// The lockstep block size for a pair of seats: the smaller batch of their network seats, or

@@ -5,12 +5,14 @@
 //! game count; never on thread count or on which other matchups run (with dotnet-replay, whose
 //! single stream is the paper's, also on the matchup's position).
 
+mod batch_streams;
 mod export;
 mod game_batch;
 mod kept_io_error;
 mod lockstep_batch;
 mod matchup;
 mod outcome_chunk;
+mod played_game;
 mod seat_shard;
 mod seat_tables;
 mod shard;
@@ -25,16 +27,16 @@ pub use crate::deal::{
     DRAWS_PER_GAME, DealSourceKind, DealStream, DotNetRandom, chacha_deck, seat_key, seat_keys,
     table_seat_key,
 };
+pub use batch_streams::BatchStreams;
 pub use export::{
     EXPORT_GAME_COLUMNS, EXPORT_TRICK_COLUMNS, Export, ExportDest, ExportError, ExportFormat,
     ExportShard, ExportTable, ShardSchema, TRICK_CSV_HEADER, check_destination, export,
     strategy_name,
 };
-pub use game_batch::{
-    BatchStreams, PlayedGame, play_batch, play_batch_generic, play_outcomes, play_outcomes_generic,
-};
+pub use game_batch::{play_batch, play_batch_generic, play_outcomes, play_outcomes_generic};
 pub use lockstep_batch::{lockstep_batch, play_lockstep};
 pub use matchup::Matchup;
+pub use played_game::PlayedGame;
 pub use seat_tables::{seat_column, seat_game_frame, seat_trick_frame};
 pub use shard::{
     CHUNK_GAMES, GAMES_FILE, SHARD_FILE, ShardError, ShardSpec, ShardSummary, TRICKS_FILE,

@@ -7,7 +7,7 @@
 
 use rayon::prelude::*;
 
-use super::game_batch::PlayedGame;
+use super::played_game::PlayedGame;
 use super::trick_log::TrickLog;
 use crate::game::{Deck, GameOutcome, KeyTables, TrumpUse, play_keyed, play_keyed_batch};
 
@@ -101,7 +101,7 @@ mod tests {
     use super::*;
     use crate::policy::{PolicyKind, PolicySpec, TieBreak};
     use crate::tournament::DotNetRandom;
-    use crate::tournament::game_batch::{BatchStreams, play_batch};
+    use crate::tournament::{BatchStreams, play_batch};
 
     /// The keyed chunk with its tricks is the chunk `play_game` plays, game by game: outcomes,
     /// all twenty tricks and Table 5's tallies, for every ordered pair of the paper's policies.

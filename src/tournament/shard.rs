@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::game_batch::{BatchStreams, play_batch};
+use super::batch_streams::BatchStreams;
+use super::game_batch::play_batch;
 use super::kept_io_error::{KeptIoError, LastIoError, kept};
 use super::outcome_chunk::OutcomeChunk;
 use super::shard_tables::{game_frame, trick_frame};

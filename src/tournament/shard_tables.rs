@@ -8,7 +8,7 @@
 
 use polars::prelude::*;
 
-use super::game_batch::PlayedGame;
+use super::played_game::PlayedGame;
 use crate::game::{GameOutcome, Seat};
 
 /// Column names of the game table.

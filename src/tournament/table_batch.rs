@@ -19,7 +19,8 @@ use crate::game::{
 };
 use crate::policy::TablePolicy;
 
-use super::game_batch::{BatchStreams, PlayedGame};
+use super::batch_streams::BatchStreams;
+use super::played_game::PlayedGame;
 
 fn seat(s: u8) -> Seat {
     if s == 0 { Seat::G1 } else { Seat::G2 }

@@ -179,3 +179,206 @@ fn every_top_level_module_is_in_its_map() {
         }
     }
 }
+
+/// A source file's module path under its crate's `src` (`pipeline::runner`; `mod.rs` is its
+/// folder's module, `lib.rs` the crate's root).
+fn module_path(src: &std::path::Path, file: &std::path::Path) -> String {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let parts = match parts.last().map(String::as_str) {
+        Some("mod") | Some("lib") | Some("main") => &parts[..parts.len() - 1],
+        _ => &parts[..],
+    };
+    parts.join("::")
+}
+
+/// The modules a file's code (not its comments, not its tests) names through `super::x`,
+/// `self::x` or `crate::x::y`, as module paths; `parent` is the file's parent module.
+fn code_uses(text: &str, module: &str) -> std::collections::BTreeSet<String> {
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    let code: String = code
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let parent = module.rsplit_once("::").map_or("", |(p, _)| p);
+    let join = |a: &str, b: &str| {
+        if a.is_empty() {
+            b.to_string()
+        } else {
+            format!("{a}::{b}")
+        }
+    };
+    let ident = |rest: &str| -> String {
+        rest.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = std::collections::BTreeSet::new();
+    for (pat, base) in [("super::", parent), ("self::", module)] {
+        for (i, _) in code.match_indices(pat) {
+            let before = code[..i].chars().last();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let name = ident(&code[i + pat.len()..]);
+            if !name.is_empty() {
+                out.insert(join(base, &name));
+            }
+        }
+    }
+    // `crate::a::b::c`: every prefix (`a`, `a::b`, `a::b::c`); the ones that are modules count.
+    for (i, _) in code.match_indices("crate::") {
+        let mut rest = &code[i + "crate::".len()..];
+        let mut path = String::new();
+        loop {
+            let name = ident(rest);
+            if name.is_empty() {
+                break;
+            }
+            path = join(&path, &name);
+            out.insert(path.clone());
+            match rest[name.len()..].strip_prefix("::") {
+                Some(r) => rest = r,
+                None => break,
+            }
+        }
+    }
+    out
+}
+
+/// The import circles among a crate's files: groups of modules each reachable from the others
+/// (Tarjan's strongly connected components). A module naming its own child is not an edge.
+fn circles(src: &std::path::Path) -> Vec<Vec<String>> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in &files {
+        let m = module_path(src, f);
+        let text = std::fs::read_to_string(f).unwrap();
+        edges
+            .entry(m.clone())
+            .or_default()
+            .extend(code_uses(&text, &m));
+    }
+    let mods: Vec<String> = edges.keys().cloned().collect();
+    let adj: Vec<Vec<usize>> = mods
+        .iter()
+        .map(|m| {
+            edges[m]
+                .iter()
+                .filter(|d| *d != m && !d.starts_with(&format!("{m}::")))
+                .filter_map(|d| mods.iter().position(|x| x == d))
+                .collect()
+        })
+        .collect();
+    struct T<'a> {
+        adj: &'a [Vec<usize>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        stack: Vec<usize>,
+        on: Vec<bool>,
+        next: usize,
+        out: Vec<Vec<usize>>,
+    }
+    fn visit(t: &mut T<'_>, v: usize) {
+        t.index[v] = Some(t.next);
+        t.low[v] = t.next;
+        t.next += 1;
+        t.stack.push(v);
+        t.on[v] = true;
+        for &w in &t.adj[v] {
+            match t.index[w] {
+                None => {
+                    visit(t, w);
+                    t.low[v] = t.low[v].min(t.low[w]);
+                }
+                Some(iw) if t.on[w] => t.low[v] = t.low[v].min(iw),
+                _ => {}
+            }
+        }
+        if Some(t.low[v]) == t.index[v] {
+            let mut comp = Vec::new();
+            while let Some(w) = t.stack.pop() {
+                t.on[w] = false;
+                comp.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            if comp.len() > 1 {
+                t.out.push(comp);
+            }
+        }
+    }
+    let n = mods.len();
+    let mut t = T {
+        adj: &adj,
+        index: vec![None; n],
+        low: vec![0; n],
+        stack: Vec::new(),
+        on: vec![false; n],
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in 0..n {
+        if t.index[v].is_none() {
+            visit(&mut t, v);
+        }
+    }
+    t.out
+        .into_iter()
+        .map(|c| {
+            let mut names: Vec<String> = c.into_iter().map(|i| mods[i].clone()).collect();
+            names.sort();
+            names
+        })
+        .collect()
+}
+
+/// No file of either crate (the binary's `src/cli` included) imports a module that imports it
+/// back, directly or around a longer circle: shared types live in their own file below both.
+#[test]
+fn no_module_imports_a_module_that_imports_it_back() {
+    let mut found = Vec::new();
+    for src in [CORE.src, STUDY.src] {
+        for c in circles(&root().join(src)) {
+            found.push(format!("{src}: {}", c.join(" <-> ")));
+        }
+    }
+    assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
+}
+
+/// The circle finder finds a circle (so the test above can fail): two modules naming each
+/// other, and a longer one through `crate::`.
+#[test]
+fn the_circle_finder_sees_a_circle() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::create_dir_all(src.join("p")).unwrap();
+    std::fs::write(src.join("lib.rs"), "pub mod p;\npub mod q;\n").unwrap();
+    std::fs::write(src.join("p/mod.rs"), "mod a;\nmod b;\n").unwrap();
+    std::fs::write(src.join("p/a.rs"), "use super::b::B;\n").unwrap();
+    std::fs::write(
+        src.join("p/b.rs"),
+        "use crate::q::Q;\n// super::a is a comment\n",
+    )
+    .unwrap();
+    std::fs::write(src.join("q.rs"), "use crate::p::a::A;\n").unwrap();
+    let c = circles(src);
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert!(
+        c[0].contains(&"p::a".to_string()) && c[0].contains(&"q".to_string()),
+        "{c:?}"
+    );
+    std::fs::write(
+        src.join("q.rs"),
+        "pub struct Q;\n#[cfg(test)]\nuse crate::p::a::A;\n",
+    )
+    .unwrap();
+    assert!(circles(src).is_empty());
+}

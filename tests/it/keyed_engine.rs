@@ -380,3 +380,57 @@ fn other_kinds_have_no_tables() {
     };
     assert!(random.build().key_tables().is_none());
 }
+
+/// Through the binary: `BRISCOLA_ENGINE` picks the path for the whole process, and every path
+/// this machine has gives the same study lock and the same simulate files, byte for byte (the
+/// paper's policies play through the batch path in both). A name that is no path's is exit 2
+/// naming the variable and the valid names; a path the CPU lacks, exit 2 naming the ones it has.
+#[test]
+fn every_engine_path_gives_the_same_lock_and_files() {
+    use crate::common::{
+        BASE_CONFIG, assert_exit, briscola_env, file_hashes, lock_text, simulate_into, stderr,
+        study,
+    };
+    use briscola::game::EnginePath;
+    let config = BASE_CONFIG.replace("games = 900", "games = 90_000");
+    let paths: Vec<&str> = EnginePath::available().iter().map(|p| p.name()).collect();
+    let mut locks = Vec::new();
+    let mut files = Vec::new();
+    for path in &paths {
+        let dir = study(&config);
+        let o = briscola_env(&["run"], dir.path(), &[("BRISCOLA_ENGINE", path)]);
+        assert_exit(&o, 0);
+        locks.push(lock_text(dir.path()));
+        let out = dir.path().join("sim");
+        simulate_into(
+            dir.path(),
+            &out,
+            &["--games", "90000", "--deal-source", "chacha"],
+            &[("BRISCOLA_ENGINE", path)],
+        );
+        files.push(file_hashes(&out));
+    }
+    for (i, path) in paths.iter().enumerate().skip(1) {
+        assert_eq!(locks[i], locks[0], "{path} and {} locks differ", paths[0]);
+        assert_eq!(files[i], files[0], "{path} and {} files differ", paths[0]);
+    }
+    let dir = study(&config);
+    let o = briscola_env(&["status"], dir.path(), &[("BRISCOLA_ENGINE", "neon9")]);
+    assert_exit(&o, 2);
+    let e = stderr(&o);
+    assert!(
+        e.contains("BRISCOLA_ENGINE=neon9") && e.contains("scalar, avx2, avx512"),
+        "{e}"
+    );
+    if let Some(missing) = EnginePath::ALL.iter().find(|p| !p.is_available()) {
+        let o = briscola_env(
+            &["status"],
+            dir.path(),
+            &[("BRISCOLA_ENGINE", missing.name())],
+        );
+        assert_exit(&o, 2);
+        assert!(stderr(&o).contains("this CPU cannot run"), "{}", stderr(&o));
+    } else {
+        println!("note: this CPU runs every engine path; the refusal is tested in the core");
+    }
+}

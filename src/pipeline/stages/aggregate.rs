@@ -5,8 +5,8 @@
 
 use crate::analysis::seat_trump_use::count_seat_trump_use;
 use crate::analysis::shard_counts::count_shard;
-use crate::pipeline::config::Study;
-use crate::pipeline::job::{Job, StageName};
+use crate::pipeline::config::pipeline_config::Study;
+use crate::pipeline::execution::job::{Job, StageName};
 use crate::tournament::{GAMES_FILE, Matchup, SHARD_FILE, ShardSummary, TRICKS_FILE};
 
 use super::write_json;

@@ -17,9 +17,9 @@ use crate::analysis::league_pair::{deal_outcomes, pair_result, point_columns, se
 use crate::analysis::league_table::{
     Seating, deal_clusters, pairs as table_pairs, permutations, scores as table_scores, standings,
 };
-use crate::pipeline::job::{Job, StageName};
-use crate::pipeline::layout::Layout;
-use crate::pipeline::league_config::League;
+use crate::pipeline::config::league_config::League;
+use crate::pipeline::execution::job::{Job, StageName};
+use crate::pipeline::store::layout::Layout;
 use crate::results::league::{LeagueResults, LeagueSettings, PairResult};
 use crate::tournament::{DealSourceKind, GAMES_FILE, Matchup, ShardSpec, TableShardSpec};
 
@@ -403,7 +403,7 @@ fn table_fit_job(league: &League) -> Job {
 fn write_standings_csv(
     r: &LeagueResults,
     out: &std::path::Path,
-) -> crate::pipeline::job::JobResult {
+) -> crate::pipeline::execution::job::JobResult {
     let rows: Vec<Vec<String>> = r
         .standings
         .iter()
@@ -442,7 +442,7 @@ fn write_standings_csv(
 
 /// Read every league's results, in `leagues` order.
 pub fn load(
-    inputs: &crate::pipeline::job::JobInputs,
+    inputs: &crate::pipeline::execution::job::JobInputs,
     leagues: &[String],
 ) -> Result<Vec<LeagueResults>, Box<dyn std::error::Error + Send + Sync>> {
     leagues
@@ -451,7 +451,10 @@ pub fn load(
         .collect()
 }
 
-fn write_ratings_csv(r: &LeagueResults, out: &std::path::Path) -> crate::pipeline::job::JobResult {
+fn write_ratings_csv(
+    r: &LeagueResults,
+    out: &std::path::Path,
+) -> crate::pipeline::execution::job::JobResult {
     let rows: Vec<Vec<String>> = r
         .ratings
         .iter()

@@ -22,20 +22,7 @@ use super::job::{JobInputs, JobResult};
 
 /// Significant digits kept for every float in a hashed JSON or CSV output.
 ///
-/// Floats computed through the platform's libm (`exp`, `ln`, ...) may differ in the last bit
-/// between C libraries or CPUs; keeping 12 significant digits (far beyond any printed figure)
-/// makes the outputs' bytes the same wherever such a last-bit difference occurs.
-pub const SIGNIFICANT_DIGITS: usize = 12;
-
-/// `x` rounded to [`SIGNIFICANT_DIGITS`] significant digits (non-finite values unchanged).
-pub fn round_sig(x: f64) -> f64 {
-    if !x.is_finite() || x == 0.0 {
-        return x;
-    }
-    format!("{:.*e}", SIGNIFICANT_DIGITS - 1, x)
-        .parse()
-        .unwrap_or(x)
-}
+pub use super::round_sig::{SIGNIFICANT_DIGITS, round_sig};
 
 /// Round every float in a JSON value (see [`round_sig`]).
 fn round_floats(v: &mut serde_json::Value) {
@@ -81,7 +68,7 @@ pub fn read_json<T: DeserializeOwned>(
 }
 
 /// The aggregate jobs of `study`, in matchup order: the inputs of its test and regress jobs.
-pub fn shard_count_deps(study: &crate::pipeline::config::Study) -> Vec<String> {
+pub fn shard_count_deps(study: &crate::pipeline::config::pipeline_config::Study) -> Vec<String> {
     crate::tournament::Matchup::all(study.policies())
         .iter()
         .map(|m| aggregate::job_id(&study.name, m))

@@ -3,8 +3,8 @@
 //! Invariant: figures are byte-identical for identical results.
 
 use crate::analysis::results_assembly::{StudyMeta, results, study_results};
-use crate::pipeline::config::Config;
-use crate::pipeline::job::{Job, JobInputs, StageName};
+use crate::pipeline::config::pipeline_config::Config;
+use crate::pipeline::execution::job::{Job, JobInputs, StageName};
 use crate::report::published::Published;
 use crate::results::Results;
 
@@ -136,7 +136,7 @@ pub fn job(cfg: &Config, published: &Published) -> Job {
         deps,
         params,
         code: CODE.to_string(),
-        publish: Some(crate::pipeline::layout::FIGURES_PUBLISH.into()),
+        publish: Some(crate::pipeline::store::layout::FIGURES_PUBLISH.into()),
         note: None,
         body: Box::new(move |inputs, out| {
             let r = load_results(inputs, &metas, &extras, min_bin)?;

@@ -3,8 +3,8 @@
 //! Invariant: shards are read in matchup order, the order of `deps`.
 
 use crate::analysis::study_regression::{RegressSettings, study_regression};
-use crate::pipeline::config::{Config, Study};
-use crate::pipeline::job::{Job, StageName};
+use crate::pipeline::config::pipeline_config::{Config, Study};
+use crate::pipeline::execution::job::{Job, StageName};
 
 use super::{num, write_csv, write_json};
 
@@ -33,7 +33,9 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
         deps,
         params: serde_json::to_value(&settings).expect("settings serialise"),
         code: CODE.to_string(),
-        publish: Some(crate::pipeline::layout::Layout::tables_publish(&study.name)),
+        publish: Some(crate::pipeline::store::layout::Layout::tables_publish(
+            &study.name,
+        )),
         note: None,
         body: Box::new(move |inputs, out| {
             let shards = super::read_shard_counts(inputs, &order)?;

@@ -7,9 +7,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use crate::pipeline::config::Config;
-use crate::pipeline::job::{Job, StageName};
-use crate::pipeline::layout::{FIGURES_PUBLISH, Layout, REPORT_PUBLISH};
+use crate::pipeline::config::pipeline_config::Config;
+use crate::pipeline::execution::job::{Job, StageName};
+use crate::pipeline::store::layout::{FIGURES_PUBLISH, Layout, REPORT_PUBLISH};
 use crate::report::context::ReportContext;
 use crate::report::provenance::Provenance;
 use crate::report::published::Published;
@@ -135,7 +135,7 @@ struct ResultsFile<'a> {
 
 /// The report's view of the render job's ancestors (the report knows no pipeline type).
 fn job_provenance(
-    ancestors: &std::collections::BTreeMap<String, crate::pipeline::job::AncestorInfo>,
+    ancestors: &std::collections::BTreeMap<String, crate::pipeline::execution::job::AncestorInfo>,
 ) -> Vec<crate::report::provenance::JobProvenance> {
     use crate::report::provenance::{JobProvenance, OutputHash};
     ancestors

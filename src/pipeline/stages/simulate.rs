@@ -5,9 +5,9 @@
 //! Invariant: a chacha shard's params mention only its own two policies, seed and game count, so
 //! adding a policy or changing another policy never re-runs it.
 
-use crate::pipeline::config::Study;
-use crate::pipeline::job::{Job, StageName};
-use crate::pipeline::layout::Layout;
+use crate::pipeline::config::pipeline_config::Study;
+use crate::pipeline::execution::job::{Job, StageName};
+use crate::pipeline::store::layout::Layout;
 use crate::tournament::{DealSourceKind, Matchup, ShardSpec};
 
 /// The stage's code fingerprint.
@@ -52,7 +52,7 @@ pub fn jobs(study: &Study) -> Vec<Job> {
 /// The shard spec of `g1` against `g2` in `sweep` (ChaCha: the deals depend only on the seed
 /// and the two policies' stream names, never on the grid).
 pub fn sweep_shard_spec(
-    sweep: &crate::pipeline::sweep_config::Sweep,
+    sweep: &crate::pipeline::config::sweep_config::Sweep,
     g1: &crate::policy::PolicySpec,
     g2: &crate::policy::PolicySpec,
 ) -> ShardSpec {
@@ -77,7 +77,7 @@ pub fn sweep_job_id(sweep: &str, g1: &str, g2: &str) -> String {
 
 /// One job per ordered (point, opponent) pair of `sweep`: each point's shards are its own, so
 /// adding a point runs only its shards.
-pub fn sweep_jobs(sweep: &crate::pipeline::sweep_config::Sweep) -> Vec<Job> {
+pub fn sweep_jobs(sweep: &crate::pipeline::config::sweep_config::Sweep) -> Vec<Job> {
     let mut out = Vec::new();
     for p in &sweep.points {
         for o in &sweep.opponents {

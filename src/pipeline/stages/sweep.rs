@@ -8,9 +8,9 @@
 use crate::analysis::league_pair::point_columns;
 use crate::analysis::sweep_baseline::{PairGames, compare_with_baseline};
 use crate::analysis::sweep_curve::{PairOutcome, ShardOutcome, SweepSettings, sweep_curve};
-use crate::pipeline::config::Config;
-use crate::pipeline::job::{Job, JobInputs, StageName};
-use crate::pipeline::sweep_config::Sweep;
+use crate::pipeline::config::pipeline_config::Config;
+use crate::pipeline::config::sweep_config::Sweep;
+use crate::pipeline::execution::job::{Job, JobInputs, StageName};
 use crate::results::sweep::SweepResults;
 use crate::tournament::{GAMES_FILE, SHARD_FILE, ShardSummary};
 
@@ -81,7 +81,9 @@ pub fn jobs(cfg: &Config, sweep: &Sweep) -> Vec<Job> {
         deps,
         params: serde_json::to_value(&settings).expect("settings serialise"),
         code: CODE.to_string(),
-        publish: Some(crate::pipeline::layout::Layout::tables_publish(&sweep.name)),
+        publish: Some(crate::pipeline::store::layout::Layout::tables_publish(
+            &sweep.name,
+        )),
         note: None,
         body: Box::new(move |inputs, out| {
             let outcome =
@@ -167,7 +169,10 @@ pub fn load(
         .collect()
 }
 
-fn write_table(r: &SweepResults, out: &std::path::Path) -> crate::pipeline::job::JobResult {
+fn write_table(
+    r: &SweepResults,
+    out: &std::path::Path,
+) -> crate::pipeline::execution::job::JobResult {
     let rate = |s: &crate::results::sweep::SeatRate| {
         [
             s.wins.to_string(),

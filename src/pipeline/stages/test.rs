@@ -4,8 +4,8 @@
 //! Invariant: shards are read in matchup order, the order of `deps`.
 
 use crate::analysis::study_tests::{StudyTests, TestSettings, study_tests};
-use crate::pipeline::config::{Config, Study};
-use crate::pipeline::job::{Job, StageName};
+use crate::pipeline::config::pipeline_config::{Config, Study};
+use crate::pipeline::execution::job::{Job, StageName};
 
 use super::{num, write_csv, write_json};
 
@@ -37,7 +37,9 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
         deps,
         params: serde_json::to_value(&settings).expect("settings serialise"),
         code: CODE.to_string(),
-        publish: Some(crate::pipeline::layout::Layout::tables_publish(&study.name)),
+        publish: Some(crate::pipeline::store::layout::Layout::tables_publish(
+            &study.name,
+        )),
         note: None,
         body: Box::new(move |inputs, out| {
             let shards = super::read_shard_counts(inputs, &order)?;
@@ -48,7 +50,10 @@ pub fn job(cfg: &Config, study: &Study) -> Job {
     }
 }
 
-fn write_tables(t: &StudyTests, out: &std::path::Path) -> crate::pipeline::job::JobResult {
+fn write_tables(
+    t: &StudyTests,
+    out: &std::path::Path,
+) -> crate::pipeline::execution::job::JobResult {
     let rows: Vec<Vec<String>> = t
         .table3
         .iter()

@@ -6,6 +6,7 @@
 
 mod deal_source;
 mod dotnet_random;
+mod dotnet_round;
 mod round_jump;
 mod seat_streams;
 

@@ -4,7 +4,7 @@
 //! we tried, and checked before each jump; `skip` steps round by round otherwise), a round is the map `x_i <- x_i - x_j (mod MBIG)`
 //! applied slot by slot, and `MBIG = 2^31 - 1` is prime: a round is a linear map `M` over the
 //! field of integers mod `MBIG`, and `k` rounds are `M^k`. Its columns are the round applied
-//! to the unit vectors (by [`DotNetRandom`]'s own round, so there is one definition of a
+//! to the unit vectors (by the generator's own round, `dotnet_round::round_in_place`, so there is one definition of a
 //! round), and `M^k` is a product of the squarings `M^(2^b)` for the bits `b` of `k`. A jump
 //! of a million rounds (the last shard of the paper's design skips 2.8 M) costs 20
 //! matrix-vector products instead of 55 million slot updates.
@@ -14,7 +14,7 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use super::dotnet_random::DotNetRandom;
+use super::dotnet_round::round_in_place;
 
 /// The modulus: .NET's `MBIG`, a Mersenne prime.
 const P: u64 = i32::MAX as u64;
@@ -43,7 +43,7 @@ fn round_matrix() -> Matrix {
     for j in 0..N {
         let mut unit = [0i32; 56];
         unit[j + 1] = 1;
-        DotNetRandom::round_in_place(&mut unit);
+        round_in_place(&mut unit);
         for (i, row) in m.iter_mut().enumerate() {
             row[j] = unit[i + 1] as u32;
         }

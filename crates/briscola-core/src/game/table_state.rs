@@ -13,7 +13,8 @@ use super::card::{Card, Suit};
 use super::deck::Deck;
 use super::rules::{DrawOrder, Rules};
 use super::seat_view::SeatView;
-use super::table_play::{MAX_PLAYERS, TableOutcome, TableSink, TableTrick, deal_order};
+use super::table_outcome::TableOutcome;
+use super::table_trick::{MAX_PLAYERS, TableSink, TableTrick};
 use super::trick::beats;
 
 /// Largest hand.
@@ -420,4 +421,33 @@ impl TableState {
             self.legal_len = full.len;
         }
     }
+}
+
+/// The variant's deck in deal order: the 40-card `deck` with the variant's removed cards
+/// skipped, then (if the variant says so) a face-up Ace or Three put back into the middle of the
+/// stock until the bottom card is neither. Returns the cards and their count.
+pub fn deal_order(rules: &Rules, deck: &Deck) -> ([Card; 40], usize) {
+    let mut seq = *deck.cards();
+    let mut len = 0;
+    for &c in deck.cards() {
+        if rules.in_deck(c) {
+            seq[len] = c;
+            len += 1;
+        }
+    }
+    if rules.spec().redraw_ace_three {
+        let dealt = rules.players() * rules.hand_size();
+        // The put-back card goes to the middle of the stock above the bottom card; the card
+        // above the bottom is turned up. A put-back card is never turned up again: every valid
+        // variant's stock holds more cards below its middle than the deck has Aces and Threes.
+        let mid = dealt + (len - 1 - dealt) / 2;
+        let mut guard = 0;
+        while matches!(seq[len - 1].rank(), 1 | 3) && guard < len - 1 - mid {
+            let c = seq[len - 1];
+            seq.copy_within(mid..len - 1, mid + 1);
+            seq[mid] = c;
+            guard += 1;
+        }
+    }
+    (seq, len)
 }

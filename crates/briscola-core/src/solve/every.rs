@@ -16,7 +16,7 @@
 //! for which no line exists. The order of work is fixed (a stack, slots and cards in order), so
 //! the answer and its evidence are the same every run.
 
-use super::feasibility::Answer;
+use super::answer::Answer;
 use super::open::{Found, OpenSearch};
 use super::position::Position;
 use super::slots::{Layout, Region};

@@ -11,6 +11,7 @@
 //! reduced game's sampled bound draws its worlds from a seed it is given), so every answer is
 //! a pure function of its input.
 
+mod answer;
 mod cards;
 mod duel;
 mod every;

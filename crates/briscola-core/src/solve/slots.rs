@@ -7,8 +7,8 @@
 //! cards placed nowhere); a [`Region`] stands for the completions whose every slot holds a
 //! card of its domain, and [`Region::settle`] never removes one of them.
 
+use super::answer::Completion;
 use super::cards::CardSet;
-use super::feasibility::Completion;
 use super::position::{Position, Target};
 use crate::game::{Card, DrawOrder, MAX_PLAYERS, Suit};
 

@@ -10,6 +10,7 @@
 mod encoding;
 #[cfg(not(feature = "onnx"))]
 mod no_runtime;
+mod onnx_error;
 mod onnx_model;
 mod onnx_policy;
 mod sampling;

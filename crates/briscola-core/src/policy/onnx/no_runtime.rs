@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::encoding::Encoding;
-use super::onnx_model::OnnxError;
+use super::onnx_error::OnnxError;
 
 /// No plan can be made without a runtime (an uninhabited type).
 pub(super) enum Plan {}

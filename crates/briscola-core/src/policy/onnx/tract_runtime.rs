@@ -12,7 +12,7 @@ use tract_onnx::tract_hir::infer::Factoid;
 use tract_onnx::tract_hir::internal::DimLike;
 
 use super::encoding::Encoding;
-use super::onnx_model::OnnxError;
+use super::onnx_error::OnnxError;
 
 /// A loaded, optimised graph.
 pub(super) struct Plan(Arc<TypedRunnableModel>);

@@ -6,7 +6,6 @@
 //! probabilities of the deals [`ReducedGame::for_each_deal`] yields sum to 1.
 
 use super::spec::{ReducedSpec, ReducedSpecError};
-use super::state::State;
 use crate::game::{Card, Suit};
 
 /// A reduced two-player Briscola whose spec has been checked.
@@ -89,71 +88,14 @@ impl ReducedGame {
         }
         self.deals() * per_deal
     }
-
-    /// Calls `f` with every deal and its probability: the face-up card, seat 0's hand, seat
-    /// 1's hand, the rest left in the stock (its order is chance at each draw). A seat with
-    /// `ordered[seat]` gets every order of its hand (a policy may break ties by hand order);
-    /// otherwise its hand is in ascending local order.
-    pub(crate) fn for_each_deal(&self, ordered: [bool; 2], f: &mut dyn FnMut(f64, &State)) {
-        let n = self.deck_size();
-        let h = self.hand_size();
-        let all: u64 = (1u64 << n) - 1;
-        let p_face = 1.0 / n as f64;
-        let p0 = 1.0 / binomial(n as u128 - 1, h as u128) as f64;
-        let p1 = 1.0 / binomial((n - 1 - h) as u128, h as u128) as f64;
-        for face in 0..n as u8 {
-            let rest = all & !(1u64 << face);
-            for_each_subset(rest, h, &mut |m0| {
-                for_each_order(m0, ordered[0], &mut |h0, q0| {
-                    for_each_subset(rest & !m0, h, &mut |m1| {
-                        for_each_order(m1, ordered[1], &mut |h1, q1| {
-                            let unknown = rest & !m0 & !m1;
-                            let st = State::deal(self, face, [h0, h1], unknown);
-                            f(p_face * p0 * q0 * p1 * q1, &st);
-                        });
-                    });
-                });
-            });
-        }
-    }
 }
 
 /// n choose k.
-fn binomial(n: u128, k: u128) -> u128 {
+pub(super) fn binomial(n: u128, k: u128) -> u128 {
     if k > n {
         return 0;
     }
     (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
-}
-
-/// Every subset of `mask` with `k` elements, as masks.
-fn for_each_subset(mask: u64, k: usize, f: &mut dyn FnMut(u64)) {
-    fn rec(mask: u64, k: usize, acc: u64, f: &mut dyn FnMut(u64)) {
-        if k == 0 {
-            f(acc);
-            return;
-        }
-        if (mask.count_ones() as usize) < k {
-            return;
-        }
-        let low = mask & mask.wrapping_neg();
-        rec(mask & !low, k - 1, acc | low, f);
-        rec(mask & !low, k, acc, f);
-    }
-    rec(mask, k, 0, f)
-}
-
-/// The cards of `mask` as a hand: every order (each with probability 1/k!) when `ordered`,
-/// else ascending with probability 1.
-fn for_each_order(mask: u64, ordered: bool, f: &mut dyn FnMut(&[u8], f64)) {
-    let mut cards: Vec<u8> = (0..64u8).filter(|&i| mask >> i & 1 == 1).collect();
-    if !ordered {
-        f(&cards, 1.0);
-        return;
-    }
-    let k = cards.len();
-    let q = 1.0 / (1..=k as u64).product::<u64>() as f64;
-    permute(&mut cards, 0, &mut |c| f(c, q));
 }
 
 /// Heap-free recursive permutation of `v[i..]` (every order exactly once).
@@ -173,6 +115,7 @@ pub(crate) fn permute(v: &mut [u8], i: usize, f: &mut dyn FnMut(&[u8])) {
 mod tests {
     use super::*;
     use crate::solve::reduced::observation::Observation;
+    use crate::solve::reduced::state::State;
 
     /// A full walk of two small games: the terminal histories number `histories()`, their
     /// probabilities (uniform play) sum to 1, every game's points sum to the deck's, and every decision's

@@ -14,14 +14,14 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::thread::Scope;
 
-use super::content_store::ContentStore;
 use super::executor::{Completion, ExecEnv, Executor};
 use super::job::{Job, JobInputs, StageName};
-use super::layout::{Layout, job_file_stem};
 use super::local_executor::{execute_job, test_sleep_hook};
-use super::run_cache::RunCache;
-use super::runner::RunError;
-use super::stat_cache::StatCache;
+use super::run_error::RunError;
+use crate::pipeline::store::content_store::ContentStore;
+use crate::pipeline::store::layout::{Layout, job_file_stem};
+use crate::pipeline::store::run_cache::RunCache;
+use crate::pipeline::store::stat_cache::StatCache;
 
 type Done = (usize, Result<BTreeMap<String, String>, String>);
 

@@ -11,63 +11,27 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use serde::Serialize;
 
-use super::atomic_file::write_atomic;
 use super::cache_key::Reason;
-use super::content_store::{ContentStore, StoreError};
 use super::decision::{DecideEnv, Decision, Settled, Verdict, decide, job_inputs};
 use super::executor::{Completion, ExecEnv, Executor, RemoteJob};
 use super::job::{Job, StageName};
-use super::layout::{Layout, check_rel_path, job_file_stem};
 use super::local_executor::LocalExecutor;
 pub use super::local_executor::{TEST_SLEEP_ENV, TEST_SLEEP_STAGE_ENV};
-use super::lock_file::{LockEntry, LockError, LockFile};
-use super::publisher::{PublishError, Publisher, check_publish_rel};
-use super::run_cache::{JobRecord, RunCache, RunCacheError};
-use super::run_mutex::{RunMutex, RunMutexError, WaitPolicy};
-use super::stat_cache::StatCache;
+use super::run_mutex::{RunMutex, WaitPolicy};
+use crate::pipeline::store::atomic_file::write_atomic;
+use crate::pipeline::store::content_store::ContentStore;
+use crate::pipeline::store::layout::{Layout, check_rel_path, job_file_stem};
+use crate::pipeline::store::lock_file::{LockEntry, LockFile};
+use crate::pipeline::store::publisher::{Publisher, check_publish_rel};
+use crate::pipeline::store::run_cache::{JobRecord, RunCache};
+use crate::pipeline::store::stat_cache::StatCache;
 
-/// Errors that stop a run (a failing job body is not one: it is reported in [`RunReport`]).
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// The plan itself is inconsistent.
-    #[error("invalid plan: job `{job}`: {message}")]
-    InvalidPlan {
-        /// the job
-        job: String,
-        /// what is wrong
-        message: String,
-    },
-    /// The run mutex could not be taken.
-    #[error(transparent)]
-    Mutex(#[from] RunMutexError),
-    /// The content store failed.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// The run-cache failed.
-    #[error(transparent)]
-    RunCache(#[from] RunCacheError),
-    /// The lock file could not be read or written.
-    #[error(transparent)]
-    Lock(#[from] LockError),
-    /// Publishing failed.
-    #[error(transparent)]
-    Publish(#[from] PublishError),
-    /// Other I/O.
-    #[error("{action} {path}: {source}")]
-    Io {
-        /// what was being done
-        action: &'static str,
-        /// the path
-        path: PathBuf,
-        /// the I/O error
-        source: io::Error,
-    },
-}
+pub use super::run_error::RunError;
 
 fn io_err(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> RunError {
     let path = path.to_path_buf();
@@ -938,9 +902,9 @@ impl<'a> RunState<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::cache_key::Reason;
+    use super::super::job::JobInputs;
     use super::*;
-    use crate::pipeline::cache_key::Reason;
-    use crate::pipeline::job::JobInputs;
     use serde_json::{Value, json};
     use std::sync::{Arc, Mutex};
 

@@ -12,12 +12,12 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::content_store::ContentStore;
 use super::job::{Job, JobInputs};
-use super::layout::Layout;
-use super::run_cache::RunCache;
-use super::runner::RunError;
-use super::stat_cache::StatCache;
+use super::run_error::RunError;
+use crate::pipeline::store::content_store::ContentStore;
+use crate::pipeline::store::layout::Layout;
+use crate::pipeline::store::run_cache::RunCache;
+use crate::pipeline::store::stat_cache::StatCache;
 
 /// The stores an executor writes into and reads from.
 pub struct ExecEnv<'a> {

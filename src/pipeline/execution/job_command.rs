@@ -11,16 +11,16 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::cache_key::InputHashes;
-use super::content_store::ContentStore;
 use super::decision::{DecideEnv, completed_outputs, job_inputs, job_key, settled_from_records};
 use super::executor::ExecEnv;
 use super::job::Job;
-use super::layout::{Layout, job_file_stem};
 use super::local_executor::{execute_job, test_sleep_hook};
-use super::run_cache::RunCache;
-use super::runner::RunError;
+use super::run_error::RunError;
 use super::slurm_wave::Wave;
-use super::stat_cache::StatCache;
+use crate::pipeline::store::content_store::ContentStore;
+use crate::pipeline::store::layout::{Layout, job_file_stem};
+use crate::pipeline::store::run_cache::RunCache;
+use crate::pipeline::store::stat_cache::StatCache;
 
 /// Why `job run` failed.
 #[derive(Debug, thiserror::Error)]

@@ -12,13 +12,13 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::content_store::{ContentStore, sha256_file};
 use super::executor::{Completion, ExecEnv, Executor};
 use super::job::{Job, JobInputs, StageName};
-use super::layout::{check_rel_path, job_file_stem};
-use super::run_cache::RunRecord;
-use super::runner::RunError;
-use super::stat_cache::StatCache;
+use super::run_error::RunError;
+use crate::pipeline::store::content_store::{ContentStore, sha256_file};
+use crate::pipeline::store::layout::{check_rel_path, job_file_stem};
+use crate::pipeline::store::run_cache::RunRecord;
+use crate::pipeline::store::stat_cache::StatCache;
 
 /// Test hook: when set to a number of milliseconds, every job (or only those of the stage
 /// named by [`TEST_SLEEP_STAGE_ENV`]) sleeps after its objects are stored and before its

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::atomic_file::write_atomic;
+use crate::pipeline::line_col::line_col;
 
 /// Current lock format version.
 pub const LOCK_VERSION: u32 = 1;
@@ -70,18 +71,6 @@ struct Doc {
 pub struct LockFile {
     /// job id -> entry.
     pub jobs: BTreeMap<String, LockEntry>,
-}
-
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .rsplit('\n')
-        .next()
-        .map(|l| l.chars().count())
-        .unwrap_or(0)
-        + 1;
-    (line, column)
 }
 
 /// A TOML basic string.

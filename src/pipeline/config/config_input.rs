@@ -1,4 +1,4 @@
-//! The hostile-input edge of [`super::config::Config`]: reading a config file with a size cap,
+//! The hostile-input edge of [`super::pipeline_config::Config`]: reading a config file with a size cap,
 //! decoding its bytes as UTF-8 with a line:column for the first bad byte, naming the table
 //! header a syntax error sits in, the exactly-two-element list reader, and shortening overlong
 //! words in messages.
@@ -11,7 +11,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Deserializer};
 
-use super::config::{ConfigError, MAX_CONFIG_BYTES, line_col};
+use super::config_error::{ConfigError, MAX_CONFIG_BYTES};
+use crate::pipeline::line_col::line_col;
 
 /// Longest word (e.g. a name) shown in full in an error message.
 pub const MAX_SHOWN_CHARS: usize = 64;

@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::atomic_file::write_atomic;
-use super::cache_key::KeyComponents;
 use super::content_store::is_sha256_hex;
 use super::layout::{Layout, job_file_stem};
+use crate::pipeline::execution::cache_key::KeyComponents;
 
 /// Errors reading or writing records, naming the record file.
 #[derive(Debug, thiserror::Error)]

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::content_store::sha256_hex;
 use super::job::StageName;
+use crate::pipeline::store::content_store::sha256_hex;
 
 /// Input hashes: dependency job id -> output name -> hex sha256.
 pub type InputHashes = BTreeMap<String, BTreeMap<String, String>>;

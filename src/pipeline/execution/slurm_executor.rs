@@ -19,13 +19,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::atomic_file::write_atomic;
 use super::decision::{DecideEnv, completed_outputs};
 use super::executor::{Completion, ExecEnv, Executor, RemoteJob};
-use super::executor_config::ExecutorSection;
 use super::job::{Job, JobInputs};
-use super::runner::RunError;
+use super::run_error::RunError;
 use super::slurm_wave::Wave;
+use crate::pipeline::config::executor_config::ExecutorSection;
+use crate::pipeline::store::atomic_file::write_atomic;
 
 /// A job handed to the executor, not yet in a submitted array.
 #[derive(Debug, Clone)]
@@ -529,7 +529,8 @@ impl Executor for SlurmExecutor {
             if !self.not_started.is_empty() {
                 return Ok(self.not_started.drain(..).collect());
             }
-            if self.in_flight.is_empty() {
+            // Jobs waiting for a free task keep the polling going: only a poll sees tasks end.
+            if self.in_flight.is_empty() && self.queued.is_empty() {
                 return Ok(Vec::new());
             }
             if !self.pause() {

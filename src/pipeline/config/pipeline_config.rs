@@ -18,80 +18,9 @@ use crate::tournament::{GamesProblem, per_matchup_problem, total_games_problem};
 
 pub use crate::policy::MAX_THRESHOLD;
 
-/// Largest configuration file read, in bytes. A config is a few kilobytes; a bigger one is
-/// not a config (e.g. `--config /dev/zero`, which would otherwise be read until memory ran out).
-pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
-
-/// Errors reading or validating a configuration file. Every variant names the file; the
-/// others also name the line and column (1-based) and the dotted field, and say what is valid.
-#[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
-    /// The file could not be read.
-    #[error("cannot read config file {path}: {source}")]
-    Read {
-        /// the file
-        path: PathBuf,
-        /// the I/O error
-        source: std::io::Error,
-    },
-    /// The file is larger than [`MAX_CONFIG_BYTES`] (reading stopped there).
-    #[error(
-        "config file {path} is larger than {limit} bytes, so it is not a pipeline configuration (one is a few kilobytes); give the path of a pipeline.toml"
-    )]
-    TooLarge {
-        /// the file
-        path: PathBuf,
-        /// the limit, in bytes
-        limit: u64,
-    },
-    /// TOML syntax or type error, with location.
-    #[error("{path}:{line}:{column}: {}{message}", field_label(.field))]
-    Parse {
-        /// the file
-        path: PathBuf,
-        /// 1-based line
-        line: usize,
-        /// 1-based column
-        column: usize,
-        /// dotted path of the field, e.g. `simulate.games` (empty when the syntax is broken
-        /// before any key)
-        field: String,
-        /// what is wrong and what would be valid
-        message: String,
-    },
-    /// A value that parses but is not allowed.
-    #[error("{path}:{line}:{column}: {}{message}", field_label(.field))]
-    Invalid {
-        /// the file
-        path: PathBuf,
-        /// 1-based line of the field (or of its table when the field is absent)
-        line: usize,
-        /// 1-based column
-        column: usize,
-        /// dotted path of the field, e.g. `policies.hoarder.threshold`
-        field: String,
-        /// what is wrong and what would be valid
-        message: String,
-    },
-}
-
-impl ConfigError {
-    /// The dotted field the error is about (empty when unknown, e.g. a read error).
-    pub fn field(&self) -> &str {
-        match self {
-            ConfigError::Read { .. } | ConfigError::TooLarge { .. } => "",
-            ConfigError::Parse { field, .. } | ConfigError::Invalid { field, .. } => field,
-        }
-    }
-}
-
-fn field_label(field: &str) -> String {
-    if field.is_empty() {
-        String::new()
-    } else {
-        format!("field `{field}`: ")
-    }
-}
+pub use super::config_error::{ConfigError, MAX_CONFIG_BYTES};
+use super::study_names::check_name;
+use crate::pipeline::line_col::line_col;
 
 /// `[study]`
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -500,16 +429,18 @@ impl Config {
                 message,
             }
         })?;
-        super::sweep_config::sweeps(&cfg).map_err(|(field, message)| {
-            let (line, column) = locator.position_of(&field);
-            ConfigError::Invalid {
-                path: path.to_path_buf(),
-                line,
-                column,
-                field,
-                message,
-            }
-        })?;
+        super::sweep_config::sweeps(&cfg.sweep_context(), &cfg.sweeps).map_err(
+            |(field, message)| {
+                let (line, column) = locator.position_of(&field);
+                ConfigError::Invalid {
+                    path: path.to_path_buf(),
+                    line,
+                    column,
+                    field,
+                    message,
+                }
+            },
+        )?;
         // Needs every policy resolved (so after the policy check: a bad policy is its own
         // error, never a panic in resolving it).
         check_distinct_designs(&cfg.studies()).map_err(|(field, message)| {
@@ -525,9 +456,18 @@ impl Config {
         Ok(cfg)
     }
 
+    /// What expanding the sweeps needs of this configuration.
+    fn sweep_context(&self) -> super::sweep_config::SweepContext<'_> {
+        super::sweep_config::SweepContext {
+            studies: self.studies().into_iter().map(|s| s.name).collect(),
+            policies: &self.policies,
+            base_dir: &self.base_dir,
+        }
+    }
+
     /// Every `[sweeps.*]` section, expanded (validated at load).
     pub fn sweeps(&self) -> Vec<super::sweep_config::Sweep> {
-        super::sweep_config::sweeps(self)
+        super::sweep_config::sweeps(&self.sweep_context(), &self.sweeps)
             .unwrap_or_else(|e| panic!("a validated config expands its sweeps: {e:?}"))
     }
 
@@ -694,7 +634,7 @@ impl Config {
             } else {
                 format!("variants.{name}.reading")
             };
-            crate::pipeline::study_rules::check(
+            super::study_rules::check(
                 v.rules.unwrap_or_default(),
                 v.reading.unwrap_or_default(),
                 &self.variant_policies(v),
@@ -1042,29 +982,6 @@ fn check_distinct_designs(studies: &[Study]) -> Result<(), (String, String)> {
         }
     }
     Ok(())
-}
-
-pub(super) fn check_name(name: &str) -> Result<(), String> {
-    let rule = "use 1-40 characters a-z, 0-9, '-' or '_', starting with a letter (names become file and job names)";
-    if name.contains(['/', '\\']) || name.contains("..") {
-        return Err(format!("name `{name}` contains a path separator; {rule}"));
-    }
-    if name.contains("-vs-") {
-        return Err(format!(
-            "name `{name}` contains `-vs-`, which separates the two policies in matchup names; {rule}"
-        ));
-    }
-    let ok = !name.is_empty()
-        && name.len() <= 40
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
-        && name.starts_with(|c: char| c.is_ascii_lowercase());
-    if ok {
-        Ok(())
-    } else {
-        Err(format!("name `{name}` is not allowed; {rule}"))
-    }
 }
 
 fn check_count(g: GameCount, k: usize, section: &str) -> Result<(), (String, String)> {
@@ -1535,16 +1452,4 @@ impl Locator<'_> {
         }
         None
     }
-}
-
-pub(super) fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .rsplit('\n')
-        .next()
-        .map(|l| l.chars().count())
-        .unwrap_or(0)
-        + 1;
-    (line, column)
 }

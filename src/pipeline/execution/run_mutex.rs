@@ -78,15 +78,15 @@ fn holder_text(file: &mut File) -> String {
 /// released): the caller tries again.
 fn describe_holder(file: &mut File) -> Option<String> {
     let text = holder_text(file);
-    let Some(kernel) = super::lock_holders::holder_pids(file) else {
+    let Some(kernel) = crate::pipeline::store::lock_holders::holder_pids(file) else {
         return (!text.is_empty()).then_some(text);
     };
     let pid = *kernel.first()?;
     if text.starts_with(&format!("pid {pid}:")) {
         return Some(text);
     }
-    let command =
-        super::lock_holders::command_line(pid).unwrap_or_else(|| "command unknown".into());
+    let command = crate::pipeline::store::lock_holders::command_line(pid)
+        .unwrap_or_else(|| "command unknown".into());
     Some(format!("pid {pid}: {command}"))
 }
 

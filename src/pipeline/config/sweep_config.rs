@@ -19,10 +19,13 @@
 //! own value, never on the other grid values: widening a sweep re-runs only the new points.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::config::{Config, PolicySection};
+use super::study_names::check_name;
+use crate::pipeline::round_sig::round_sig;
+use crate::policy::PolicySection;
 use crate::policy::PolicySpec;
 use crate::policy::{PolicyDefError, PolicyResolver};
 use crate::tournament::{DealSourceKind, MAX_GAMES};
@@ -132,9 +135,7 @@ impl GridValues {
                         "{n} points is more than {MAX_POINTS}; use a larger step"
                     ));
                 }
-                (0..n)
-                    .map(|i| super::stages::round_sig(from + i as f64 * step))
-                    .collect()
+                (0..n).map(|i| round_sig(from + i as f64 * step)).collect()
             }
         };
         if v.is_empty() {
@@ -243,13 +244,28 @@ fn check_ident(p: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
-/// Every sweep of `cfg`, expanded, or the first error as (field, message).
-pub fn sweeps(cfg: &Config) -> Result<Vec<Sweep>, FieldError> {
-    let studies: BTreeSet<String> = cfg.studies().into_iter().map(|s| s.name).collect();
+/// What expanding the sweeps needs of the configuration (the config builds it: a sweep never
+/// reads the configuration itself).
+pub struct SweepContext<'a> {
+    /// The names of the studies (a sweep may not take one).
+    pub studies: BTreeSet<String>,
+    /// The `[policies]` sections (a point's policy may name them).
+    pub policies: &'a BTreeMap<String, PolicySection>,
+    /// The configuration file's directory (model paths are relative to it).
+    pub base_dir: &'a Path,
+}
+
+/// Every sweep of `sections`, expanded in `cfg`'s context, or the first error as (field,
+/// message).
+pub fn sweeps(
+    cfg: &SweepContext<'_>,
+    sections: &BTreeMap<String, SweepSection>,
+) -> Result<Vec<Sweep>, FieldError> {
+    let studies = &cfg.studies;
     let mut taken: BTreeSet<String> = cfg.policies.keys().cloned().collect();
     let mut out = Vec::new();
-    for (name, s) in &cfg.sweeps {
-        let sweep = expand(cfg, name, s, &studies, &taken)?;
+    for (name, s) in sections {
+        let sweep = expand(cfg, name, s, studies, &taken)?;
         for p in &sweep.points {
             taken.insert(p.policy.name.clone());
         }
@@ -259,14 +275,14 @@ pub fn sweeps(cfg: &Config) -> Result<Vec<Sweep>, FieldError> {
 }
 
 fn expand(
-    cfg: &Config,
+    cfg: &SweepContext<'_>,
     name: &str,
     s: &SweepSection,
     studies: &BTreeSet<String>,
     taken: &BTreeSet<String>,
 ) -> Result<Sweep, FieldError> {
     let f = |field: &str| format!("sweeps.{name}.{field}");
-    super::config::check_name(name).map_err(|m| (format!("sweeps.{name}"), m))?;
+    check_name(name).map_err(|m| (format!("sweeps.{name}"), m))?;
     if studies.contains(name) {
         return Err((
             format!("sweeps.{name}"),
@@ -353,7 +369,7 @@ fn expand(
             ),
         ));
     }
-    let resolver = PolicyResolver::new(&cfg.policies, &cfg.base_dir);
+    let resolver = PolicyResolver::new(cfg.policies, cfg.base_dir);
     let mut opponents = Vec::new();
     let mut seen = BTreeSet::new();
     for (i, o) in s.opponents.iter().enumerate() {
@@ -376,7 +392,7 @@ fn expand(
             GridValues::List(_) => format!("{pf}[{i}]"),
             GridValues::Range { .. } => pf.clone(),
         };
-        super::config::check_name(&point_name).map_err(|m| {
+        check_name(&point_name).map_err(|m| {
             (
                 format!("sweeps.{name}"),
                 format!(
@@ -420,7 +436,7 @@ fn expand(
 /// The point's fully specified policy; the error says whether it lies in the template itself
 /// (true) or comes from the value.
 fn point_policy(
-    cfg: &Config,
+    cfg: &SweepContext<'_>,
     s: &SweepSection,
     (param, value): (&str, f64),
     point_name: &str,
@@ -437,7 +453,7 @@ fn point_policy(
     })?;
     let mut sections = cfg.policies.clone();
     sections.insert(point_name.to_string(), section.clone());
-    let mut spec = PolicyResolver::new(&sections, &cfg.base_dir)
+    let mut spec = PolicyResolver::new(&sections, cfg.base_dir)
         .resolve(point_name, None)
         .map_err(|e: PolicyDefError| {
             let field = e
@@ -458,6 +474,7 @@ fn point_policy(
 
 #[cfg(test)]
 mod tests {
+    use super::super::pipeline_config::Config;
     use super::*;
     use crate::policy::{PolicyDef, PolicyKind};
 
@@ -488,7 +505,7 @@ min_games_per_bin = 5
 formats = ["md"]
 "#;
 
-    fn load(sweeps: &str) -> Result<Config, crate::pipeline::config::ConfigError> {
+    fn load(sweeps: &str) -> Result<Config, super::super::pipeline_config::ConfigError> {
         Config::parse(
             &format!("{BASE}{sweeps}"),
             std::path::Path::new("pipeline.toml"),

@@ -10,11 +10,11 @@
 use std::collections::BTreeMap;
 
 use super::cache_key::{CacheKey, InputHashes, KeyComponents, Reason};
-use super::content_store::ContentStore;
 use super::job::{AncestorInfo, Job, JobInputs, StageName};
-use super::run_cache::{JobRecord, RunCache};
-use super::runner::RunError;
-use super::stat_cache::StatCache;
+use super::run_error::RunError;
+use crate::pipeline::store::content_store::ContentStore;
+use crate::pipeline::store::run_cache::{JobRecord, RunCache};
+use crate::pipeline::store::stat_cache::StatCache;
 
 /// What downstream jobs know of an upstream job once it is settled (cached, ran, or, in a dry
 /// run, decided).

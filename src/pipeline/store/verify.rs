@@ -11,12 +11,12 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::content_store::{ContentStore, ObjectState, sha256_file};
-use super::job::Job;
 use super::layout::Layout;
 use super::lock_file::LockFile;
 use super::run_cache::RunCache;
-use super::runner::RunError;
 use super::stat_cache::FileStat;
+use crate::pipeline::execution::job::Job;
+use crate::pipeline::execution::run_error::RunError;
 
 /// Hashes computed during this call, by file identity: a published file is usually a hard link
 /// to its store object, and its bytes need hashing only once per call (still in full).

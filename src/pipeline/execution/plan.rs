@@ -2,9 +2,9 @@
 //!
 //! Invariant: every job's deps appear earlier in the plan; job ids are unique.
 
-use super::config::Config;
 use super::job::Job;
-use super::stages;
+use crate::pipeline::config::pipeline_config::Config;
+use crate::pipeline::stages;
 use crate::report::published::Published;
 use std::collections::BTreeMap;
 

@@ -13,9 +13,9 @@ use super::layout::Layout;
 use super::lock_file::LockFile;
 use super::publisher::Publisher;
 use super::run_cache::RunCache;
-use super::run_mutex::RunMutex;
-use super::runner::RunError;
 use super::stat_cache::StatCache;
+use crate::pipeline::execution::run_error::RunError;
+use crate::pipeline::execution::run_mutex::RunMutex;
 
 /// What gc removed.
 #[derive(Debug, Clone, Default, Serialize)]
