@@ -615,50 +615,65 @@ impl<'a> RunState<'a> {
         executor: &mut dyn Executor,
         observer: &mut dyn RunObserver,
     ) -> Result<(), RunError> {
-        for (i, job) in plan.iter().enumerate() {
-            if executor.in_flight() >= executor.capacity() {
-                break;
-            }
-            if self.reports[i].is_some()
-                || self.pending.contains_key(&i)
-                || !job.deps.iter().all(|d| self.settled.contains_key(d))
-            {
-                continue;
-            }
-            let t0 = Instant::now();
-            let mut env = DecideEnv {
-                runs: self.runs,
-                store: self.store,
-                stat: &mut self.stat,
-                dry_run: opts.dry_run,
-            };
-            let decision = decide(&mut env, job, &self.settled, opts.forces(job))?;
-            if opts.dry_run {
-                self.finish_dry(i, job, decision, observer);
-                continue;
-            }
-            let contradicted = self.contradicts_lock(job, &decision);
-            let mut decision = decision;
-            if !contradicted.is_empty() {
-                // A record naming other objects than the lock for the same key is not trusted:
-                // the job runs, and its fresh outputs are checked against the lock as any run's.
-                decision.verdict = Verdict::Run;
-                decision.hit = false;
-                decision.reasons = vec![Reason::RecordContradictsLock(contradicted)];
-            }
-            match (decision.verdict, decision.outputs.clone()) {
-                (Verdict::Cached, Some(outputs)) => {
-                    self.finish_job(i, job, t0, decision, outputs, None, observer)?;
+        // Ready jobs of later stages first (plan order within a stage): a job closer to the
+        // end of the plan unblocks the rest sooner, and a root job of a late stage (a league's
+        // reduced game, seconds of CFR+) starts beside the simulations instead of after them.
+        // The order changes when jobs run, never what they write.
+        // A cached (or, dry, would-run) job settles at once and may make a job earlier in this
+        // order ready: pass again until a pass settles nothing.
+        let mut order: Vec<usize> = (0..plan.len()).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(plan[i].stage), i));
+        let mut settled_now = true;
+        while settled_now {
+            settled_now = false;
+            for &i in &order {
+                let job = &plan[i];
+                if executor.in_flight() >= executor.capacity() {
+                    return Ok(());
                 }
-                _ => {
-                    let key = decision.key.as_ref().map(|k| k.key.clone());
-                    let key = key.ok_or_else(|| RunError::InvalidPlan {
-                        job: job.id.clone(),
-                        message: "no cache key although every dependency completed".into(),
-                    })?;
-                    let inputs = job_inputs(job, &self.settled, self.store)?;
-                    executor.submit(i, job, &key, &inputs, &mut self.exec_env())?;
-                    self.pending.insert(i, (t0, decision));
+                if self.reports[i].is_some()
+                    || self.pending.contains_key(&i)
+                    || !job.deps.iter().all(|d| self.settled.contains_key(d))
+                {
+                    continue;
+                }
+                let t0 = Instant::now();
+                let mut env = DecideEnv {
+                    runs: self.runs,
+                    store: self.store,
+                    stat: &mut self.stat,
+                    dry_run: opts.dry_run,
+                };
+                let decision = decide(&mut env, job, &self.settled, opts.forces(job))?;
+                if opts.dry_run {
+                    self.finish_dry(i, job, decision, observer);
+                    settled_now = true;
+                    continue;
+                }
+                let contradicted = self.contradicts_lock(job, &decision);
+                let mut decision = decision;
+                if !contradicted.is_empty() {
+                    // A record naming other objects than the lock for the same key is not trusted:
+                    // the job runs, and its fresh outputs are checked against the lock as any run's.
+                    decision.verdict = Verdict::Run;
+                    decision.hit = false;
+                    decision.reasons = vec![Reason::RecordContradictsLock(contradicted)];
+                }
+                match (decision.verdict, decision.outputs.clone()) {
+                    (Verdict::Cached, Some(outputs)) => {
+                        self.finish_job(i, job, t0, decision, outputs, None, observer)?;
+                        settled_now = true;
+                    }
+                    _ => {
+                        let key = decision.key.as_ref().map(|k| k.key.clone());
+                        let key = key.ok_or_else(|| RunError::InvalidPlan {
+                            job: job.id.clone(),
+                            message: "no cache key although every dependency completed".into(),
+                        })?;
+                        let inputs = job_inputs(job, &self.settled, self.store)?;
+                        executor.submit(i, job, &key, &inputs, &mut self.exec_env())?;
+                        self.pending.insert(i, (t0, decision));
+                    }
                 }
             }
         }

@@ -6,7 +6,7 @@
 //! and then treated as missing.
 
 use std::fs::{self, File};
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -59,20 +59,8 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
-/// Hex sha256 of a file's bytes, streamed.
-pub fn sha256_file(path: &Path) -> io::Result<String> {
-    let mut f = File::open(path)?;
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = f.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        h.update(&buf[..n]);
-    }
-    Ok(hex::encode(h.finalize()))
-}
+/// Hex sha256 of a file's bytes, streamed (the one streamed file hash, `files::sha256_file`).
+pub use crate::files::sha256_file;
 
 /// Whether `name` looks like a sha256 hex digest (64 lower-case hex characters).
 pub fn is_sha256_hex(name: &str) -> bool {
