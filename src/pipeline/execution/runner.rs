@@ -505,10 +505,11 @@ impl Runner {
             published_by: BTreeMap::new(),
             failed: false,
         };
+        let order = decide_order(plan);
         let looped = (|| -> Result<(), RunError> {
             loop {
                 if !st.failed {
-                    st.decide_ready(plan, opts, executor, observer)?;
+                    st.decide_ready(plan, &order, opts, executor, observer)?;
                 }
                 if executor.in_flight() == 0 {
                     return Ok(());
@@ -576,6 +577,16 @@ impl Runner {
     }
 }
 
+/// The order in which ready jobs are decided: later stages first, plan order within a stage.
+/// A job closer to the end of the plan unblocks the rest sooner, and a root job of a late stage
+/// (a league's reduced game, seconds of CFR+) starts beside the simulations instead of after
+/// them. The order changes when jobs run, never what they write.
+fn decide_order(plan: &[Job]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..plan.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(plan[i].stage), i));
+    order
+}
+
 /// The state of one run between its decide, execute and finish steps.
 struct RunState<'a> {
     layout: &'a Layout,
@@ -606,27 +617,22 @@ impl<'a> RunState<'a> {
         }
     }
 
-    /// Decide every undecided job whose deps are settled, in plan order, while the executor has
-    /// room: finish cached (and, dry, would-run) jobs at once, submit the rest.
+    /// Decide every undecided job whose deps are settled, in `order` ([`decide_order`]), while
+    /// the executor has room: finish cached (and, dry, would-run) jobs at once, submit the rest.
     fn decide_ready(
         &mut self,
         plan: &[Job],
+        order: &[usize],
         opts: &RunOptions,
         executor: &mut dyn Executor,
         observer: &mut dyn RunObserver,
     ) -> Result<(), RunError> {
-        // Ready jobs of later stages first (plan order within a stage): a job closer to the
-        // end of the plan unblocks the rest sooner, and a root job of a late stage (a league's
-        // reduced game, seconds of CFR+) starts beside the simulations instead of after them.
-        // The order changes when jobs run, never what they write.
-        // A cached (or, dry, would-run) job settles at once and may make a job earlier in this
-        // order ready: pass again until a pass settles nothing.
-        let mut order: Vec<usize> = (0..plan.len()).collect();
-        order.sort_by_key(|&i| (std::cmp::Reverse(plan[i].stage), i));
+        // A cached (or, dry, would-run) job settles at once and may make a job earlier in
+        // `order` ready: pass again until a pass settles nothing.
         let mut settled_now = true;
         while settled_now {
             settled_now = false;
-            for &i in &order {
+            for &i in order {
                 let job = &plan[i];
                 if executor.in_flight() >= executor.capacity() {
                     return Ok(());
