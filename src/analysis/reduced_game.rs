@@ -36,7 +36,10 @@ fn rank_name(r: u8) -> String {
 
 /// Solve `spec` with `iterations` CFR+ iterations (`progress` after each, with the checkpoint
 /// when there is one) and measure `policies` in it; `worlds` caps the exploit agent's worlds
-/// per decision (`None`: all consistent worlds).
+/// per decision (`None`: all consistent worlds). The policies' measures that need no solver
+/// (exact exploitability, the sampled bound) run on rayon's threads beside the iterations, and
+/// the checkpoints beside the iterations that follow them (see [`Cfr::run`]): every number is
+/// the one a serial run gives.
 pub fn solve_reduced(
     spec: ReducedSpec,
     iterations: u64,
@@ -44,24 +47,36 @@ pub fn solve_reduced(
     policies: &[(String, &dyn Policy)],
     mut progress: impl FnMut(u64, Option<f64>),
 ) -> Result<ReducedResults, ReducedSpecError> {
+    use rayon::prelude::*;
     let game = ReducedGame::new(spec)?;
     let mut cfr = Cfr::new(&game);
-    let done = cfr.run(iterations, &checkpoints(iterations), |t, c| {
-        progress(t, c.map(|c| c.exploitability))
+    let mut measures = Vec::new();
+    let done = rayon::in_place_scope(|scope| {
+        scope.spawn(|_| {
+            measures = policies
+                .par_iter()
+                .map(|(_, p)| {
+                    rayon::join(
+                        || policy_exploitability(&game, *p),
+                        || pimc_bound(&game, *p, worlds, WORLDS_SEED),
+                    )
+                })
+                .collect();
+        });
+        cfr.run(iterations, &checkpoints(iterations), |t, c| {
+            progress(t, c.map(|c| c.exploitability))
+        })
     });
     let stats = cfr.stats();
     let policies = policies
-        .iter()
-        .map(|(name, p)| {
-            let e = policy_exploitability(&game, *p);
-            let bound = pimc_bound(&game, *p, worlds, WORLDS_SEED);
-            ReducedPolicy {
-                name: name.clone(),
-                exploitability: e.exploitability,
-                best_response: e.best_response,
-                sampled_bound: Some(bound.bound),
-                vs_equilibrium: (iterations > 0).then(|| policy_vs_cfr(&game, *p, &cfr)),
-            }
+        .par_iter()
+        .zip(measures)
+        .map(|((name, p), (e, bound))| ReducedPolicy {
+            name: name.clone(),
+            exploitability: e.exploitability,
+            best_response: e.best_response,
+            sampled_bound: Some(bound.bound),
+            vs_equilibrium: (iterations > 0).then(|| policy_vs_cfr(&game, *p, &cfr)),
         })
         .collect();
     let spec = game.spec();

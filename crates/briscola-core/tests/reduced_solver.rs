@@ -445,3 +445,45 @@ fn bad_specs_are_errors() {
         }
     }
 }
+
+/// `Cfr::run` measures its checkpoints on other threads while the iterations go on: each
+/// checkpoint is bit for bit the serial `exploitability()` at that iteration, `progress` sees
+/// every iteration once and in order (a checkpoint with its measure), on a pool of one thread
+/// and of four.
+#[test]
+fn checkpoints_measured_beside_the_iterations_equal_the_serial_ones() {
+    let g = game(2, &[1, 3, 10], 2);
+    let marks = [1u64, 2, 5, 8];
+    let mut serial = Cfr::new(&g);
+    let mut expected = Vec::new();
+    for t in 1..=12u64 {
+        serial.iterate();
+        if marks.contains(&t) || t == 12 {
+            let e = serial.exploitability();
+            expected.push((t, e.value.to_bits(), e.exploitability.to_bits()));
+        }
+    }
+    for threads in [1, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let (cps, seen) = pool.install(|| {
+            let mut cfr = Cfr::new(&g);
+            let mut seen = Vec::new();
+            let cps = cfr.run(12, &marks, |t, c| seen.push((t, c.copied())));
+            (cps, seen)
+        });
+        let got: Vec<_> = cps
+            .iter()
+            .map(|c| (c.iteration, c.value.to_bits(), c.exploitability.to_bits()))
+            .collect();
+        assert_eq!(got, expected, "{threads} threads");
+        assert_eq!(
+            seen.iter().map(|(t, _)| *t).collect::<Vec<_>>(),
+            (1..=12).collect::<Vec<_>>()
+        );
+        let reported: Vec<_> = seen.iter().filter_map(|(_, c)| *c).collect();
+        assert_eq!(reported, cps, "{threads} threads");
+    }
+}

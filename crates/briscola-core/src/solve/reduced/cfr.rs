@@ -5,9 +5,14 @@
 //! Invariant: each information set owns one contiguous block of `2 * actions` numbers (the
 //! regrets, never negative, then the strategy sums) whose slot `i` is the `i`-th smallest card
 //! in hand, so the hand's order never changes what a slot means; every walk visits every
-//! decision (no pruning), in the same order, so a recorded order of blocks stays valid.
+//! decision (no pruning), in the same order, so a recorded order of blocks stays valid. A
+//! checkpoint is measured on a copy of the numbers taken after its iteration (on other threads
+//! while the iterations go on), so its value does not depend on the thread count.
 
-use super::best_response::{Exploitability, exploitability_of};
+use std::collections::VecDeque;
+use std::sync::{Arc, mpsc};
+
+use super::best_response::{Exploitability, best_response, exploitability_of, profile_value};
 use super::game::ReducedGame;
 use super::key_map::KeyMap;
 use super::observation::Observation;
@@ -19,7 +24,9 @@ use serde::Serialize;
 /// The CFR+ solver of one reduced game.
 pub struct Cfr<'g> {
     game: &'g ReducedGame,
-    index: KeyMap<u32>,
+    /// Shared with the checkpoints' copies; complete after the first iteration (every walk
+    /// visits every decision), so it is cloned only if a copy is taken before that.
+    index: Arc<KeyMap<u32>>,
     data: Vec<f64>,
     iterations: u64,
     /// Every decision's block offset in the walk's order, once a walk has recorded it (the
@@ -59,7 +66,7 @@ impl<'g> Cfr<'g> {
     pub fn new(game: &'g ReducedGame) -> Cfr<'g> {
         Cfr {
             game,
-            index: KeyMap::default(),
+            index: Arc::default(),
             data: Vec::new(),
             iterations: 0,
             order: (game.histories() <= RECORD_ORDER_UP_TO).then(Vec::new),
@@ -94,7 +101,9 @@ impl<'g> Cfr<'g> {
 
     /// Runs `iterations` more iterations; after each calls `progress` with the iteration done
     /// and, at the iterations listed in `checkpoints` (and after the last), the checkpoint,
-    /// which is also returned in order.
+    /// which is also returned in order. Each checkpoint's three tree walks run on rayon's pool
+    /// while the iterations go on; `progress` is still called in iteration order, on this
+    /// thread (a call waits for its checkpoint's walks and every earlier one's).
     pub fn run(
         &mut self,
         iterations: u64,
@@ -102,24 +111,43 @@ impl<'g> Cfr<'g> {
         mut progress: impl FnMut(u64, Option<&Checkpoint>),
     ) -> Vec<Checkpoint> {
         let end = self.iterations + iterations;
-        let mut out = Vec::new();
-        while self.iterations < end {
-            self.iterate();
-            let t = self.iterations;
-            if checkpoints.contains(&t) || t == end {
-                let e = self.exploitability();
-                let c = Checkpoint {
-                    iteration: t,
-                    value: e.value,
-                    exploitability: e.exploitability,
-                };
-                progress(t, Some(&c));
-                out.push(c);
-            } else {
-                progress(t, None);
+        let (tx, rx) = mpsc::channel::<(usize, Walked)>();
+        let mut measured = Measured::default();
+        let mut pending: VecDeque<(u64, Option<usize>)> = VecDeque::new();
+        let game = self.game;
+        rayon::in_place_scope(|scope| {
+            while self.iterations < end {
+                self.iterate();
+                let t = self.iterations;
+                let slot = (checkpoints.contains(&t) || t == end).then(|| {
+                    let slot = measured.open(t);
+                    let snap = Arc::new(self.snapshot());
+                    for part in Part::ALL {
+                        let (snap, tx) = (Arc::clone(&snap), tx.clone());
+                        scope.spawn(move |_| {
+                            // The receiver outlives the scope, so the send cannot fail.
+                            let _ = tx.send((slot, part.walk(game, &snap)));
+                        });
+                    }
+                    slot
+                });
+                pending.push_back((t, slot));
+                measured.receive(&rx);
+                measured.report(&mut pending, &mut progress);
             }
+        });
+        drop(tx);
+        measured.receive(&rx);
+        measured.report(&mut pending, &mut progress);
+        measured.into_checkpoints()
+    }
+
+    /// A copy of the average strategy as it is now.
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            index: Arc::clone(&self.index),
+            data: self.data.clone(),
         }
-        out
     }
 
     /// The average strategy's value and exploitability (three exact tree walks).
@@ -128,8 +156,11 @@ impl<'g> Cfr<'g> {
     }
 
     /// The average strategy (uniform where an information set was never reached).
-    pub(crate) fn average(&self) -> AverageStrategy<'_, 'g> {
-        AverageStrategy { cfr: self }
+    pub(crate) fn average(&self) -> AverageStrategy<'_> {
+        AverageStrategy {
+            index: &self.index,
+            data: &self.data,
+        }
     }
 
     /// Information sets and bytes.
@@ -158,7 +189,7 @@ impl<'g> Cfr<'g> {
             .collect::<Option<_>>()?;
         local.sort_unstable();
         let mut probs = [0.0; MAX_HAND];
-        self.average_probs(off as usize, local.len(), &mut probs);
+        average_probs(&self.data, off as usize, local.len(), &mut probs);
         let cards = self.game.cards();
         Some(
             local
@@ -169,26 +200,13 @@ impl<'g> Cfr<'g> {
         )
     }
 
-    /// Normalised strategy sums of the block at `off` into `out` by slot.
-    fn average_probs(&self, off: usize, len: usize, out: &mut [f64; MAX_HAND]) {
-        let sums = &self.data[off + len..off + 2 * len];
-        let total: f64 = sums.iter().sum();
-        for i in 0..len {
-            out[i] = if total > 0.0 {
-                sums[i] / total
-            } else {
-                1.0 / len as f64
-            };
-        }
-    }
-
     fn block(&mut self, key: u128, len: usize) -> usize {
         if let Some(&off) = self.index.get(&key) {
             return off as usize;
         }
         let off = self.data.len();
         self.data.resize(off + 2 * len, 0.0);
-        self.index.insert(key, off as u32);
+        Arc::make_mut(&mut self.index).insert(key, off as u32);
         off
     }
 
@@ -257,24 +275,142 @@ impl<'g> Cfr<'g> {
     }
 }
 
-/// The average strategy of a [`Cfr`], for both seats.
-pub(crate) struct AverageStrategy<'a, 'g> {
-    cfr: &'a Cfr<'g>,
+/// Normalised strategy sums of the block at `off` of `data` into `out` by slot.
+fn average_probs(data: &[f64], off: usize, len: usize, out: &mut [f64; MAX_HAND]) {
+    let sums = &data[off + len..off + 2 * len];
+    let total: f64 = sums.iter().sum();
+    for i in 0..len {
+        out[i] = if total > 0.0 {
+            sums[i] / total
+        } else {
+            1.0 / len as f64
+        };
+    }
 }
 
-impl Strategy for AverageStrategy<'_, '_> {
+/// The average strategy of a [`Cfr`] (or of a copy of its numbers), for both seats.
+pub(crate) struct AverageStrategy<'a> {
+    index: &'a KeyMap<u32>,
+    data: &'a [f64],
+}
+
+impl Strategy for AverageStrategy<'_> {
     fn probs(&mut self, st: &State, out: &mut [f64; MAX_HAND]) {
         let seat = st.sim.mover().expect("a decision");
         let hand = st.sim.hand(seat);
         let len = hand.len();
         let pos = canonical(hand);
         let mut by_slot = [0.0; MAX_HAND];
-        match self.cfr.index.get(&st.key(seat)) {
-            Some(&off) => self.cfr.average_probs(off as usize, len, &mut by_slot),
+        match self.index.get(&st.key(seat)) {
+            Some(&off) => average_probs(self.data, off as usize, len, &mut by_slot),
             None => by_slot[..len].fill(1.0 / len as f64),
         }
         for i in 0..len {
             out[pos[i] as usize] = by_slot[i];
         }
+    }
+}
+
+/// A copy of a solver's numbers after some iteration, measured while the iterations go on.
+struct Snapshot {
+    index: Arc<KeyMap<u32>>,
+    data: Vec<f64>,
+}
+
+/// One of a checkpoint's three tree walks ([`exploitability_of`]'s, one each).
+#[derive(Clone, Copy)]
+enum Part {
+    /// The average profile's value.
+    Value = 0,
+    /// Seat 0's best response to the average strategy.
+    Br0 = 1,
+    /// Seat 1's best response to it.
+    Br1 = 2,
+}
+
+impl Part {
+    const ALL: [Part; 3] = [Part::Value, Part::Br0, Part::Br1];
+
+    fn walk(self, game: &ReducedGame, snap: &Snapshot) -> Walked {
+        let avg = || AverageStrategy {
+            index: &snap.index,
+            data: &snap.data,
+        };
+        let v = match self {
+            Part::Value => profile_value(game, &mut avg(), &mut avg()),
+            Part::Br0 => best_response(game, 0, &mut avg()),
+            Part::Br1 => best_response(game, 1, &mut avg()),
+        };
+        (self, v)
+    }
+}
+
+/// A walk's part and its result.
+type Walked = (Part, f64);
+
+/// The checkpoints opened so far, with the results of their walks as they arrive.
+#[derive(Default)]
+struct Measured {
+    parts: Vec<(u64, [Option<f64>; 3])>,
+}
+
+impl Measured {
+    /// A new checkpoint after iteration `t`; its slot.
+    fn open(&mut self, t: u64) -> usize {
+        self.parts.push((t, [None; 3]));
+        self.parts.len() - 1
+    }
+
+    /// Take in every walk finished so far.
+    fn receive(&mut self, rx: &mpsc::Receiver<(usize, Walked)>) {
+        for (slot, (part, v)) in rx.try_iter() {
+            self.parts[slot].1[part as usize] = Some(v);
+        }
+    }
+
+    /// The checkpoint in `slot`, once its three walks are done.
+    fn checkpoint(&self, slot: usize) -> Option<Checkpoint> {
+        let (iteration, [Some(value), Some(br0), Some(br1)]) = self.parts[slot] else {
+            return None;
+        };
+        let e = Exploitability {
+            value,
+            best_response: [br0, br1],
+            exploitability: (br0 + br1) / 2.0,
+        };
+        Some(Checkpoint {
+            iteration,
+            value: e.value,
+            exploitability: e.exploitability,
+        })
+    }
+
+    /// Call `progress` for the pending iterations, in order, up to the first checkpoint whose
+    /// walks are not all done.
+    fn report(
+        &self,
+        pending: &mut VecDeque<(u64, Option<usize>)>,
+        progress: &mut impl FnMut(u64, Option<&Checkpoint>),
+    ) {
+        while let Some(&(t, slot)) = pending.front() {
+            match slot {
+                None => progress(t, None),
+                Some(k) => match self.checkpoint(k) {
+                    Some(c) => progress(t, Some(&c)),
+                    None => return,
+                },
+            }
+            pending.pop_front();
+        }
+    }
+
+    /// Every checkpoint, in order (each one's walks done).
+    fn into_checkpoints(self) -> Vec<Checkpoint> {
+        (0..self.parts.len())
+            .map(|k| {
+                self.checkpoint(k)
+                    .expect("every checkpoint's walks are done")
+            })
+            .collect()
     }
 }

@@ -45,9 +45,9 @@ pub fn pimc_bound(
     max_worlds: Option<usize>,
     seed: u64,
 ) -> PimcBound {
-    let mut value = [0.0; 2];
-    let (mut decisions, mut worlds) = (0, 0);
-    for (a, v) in value.iter_mut().enumerate() {
+    // The two seatings are independent walks (each with its own cache of decisions): played on
+    // rayon's threads at once, summed in seat order.
+    let seating = |a: usize| -> (f64, usize, u64) {
         let mut agent = Agent {
             game,
             target: PolicyStrategy::new(game, target),
@@ -63,10 +63,11 @@ pub fn pimc_bound(
         } else {
             -profile_value(game, &mut opp, &mut agent)
         };
-        *v = m;
-        decisions += agent.cache.len();
-        worlds += agent.worlds;
-    }
+        (m, agent.cache.len(), agent.worlds)
+    };
+    let ((v0, d0, w0), (v1, d1, w1)) = rayon::join(|| seating(0), || seating(1));
+    let value = [v0, v1];
+    let (decisions, worlds) = (d0 + d1, w0 + w1);
     PimcBound {
         value,
         bound: (value[0] + value[1]) / 2.0,

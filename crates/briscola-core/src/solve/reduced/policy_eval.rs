@@ -69,14 +69,23 @@ pub struct PolicyExploitability {
     pub self_play: f64,
 }
 
-/// The exact exploitability of `policy` in `game` (two best-response walks and one play-out).
+/// The exact exploitability of `policy` in `game` (two best-response walks and one play-out,
+/// on rayon's threads at once; each walk is a pure function of the game and the policy).
 pub fn policy_exploitability(game: &ReducedGame, policy: &dyn Policy) -> PolicyExploitability {
-    let br0 = best_response(game, 0, &mut PolicyStrategy::new(game, policy));
-    let br1 = best_response(game, 1, &mut PolicyStrategy::new(game, policy));
-    let self_play = profile_value(
-        game,
-        &mut PolicyStrategy::new(game, policy),
-        &mut PolicyStrategy::new(game, policy),
+    let ((br0, br1), self_play) = rayon::join(
+        || {
+            rayon::join(
+                || best_response(game, 0, &mut PolicyStrategy::new(game, policy)),
+                || best_response(game, 1, &mut PolicyStrategy::new(game, policy)),
+            )
+        },
+        || {
+            profile_value(
+                game,
+                &mut PolicyStrategy::new(game, policy),
+                &mut PolicyStrategy::new(game, policy),
+            )
+        },
     );
     PolicyExploitability {
         best_response: [br0, br1],
@@ -86,17 +95,24 @@ pub fn policy_exploitability(game: &ReducedGame, policy: &dyn Policy) -> PolicyE
 }
 
 /// The policy against the solver's average strategy: the policy's expected margin averaged
-/// over its two seats (negative: the equilibrium takes that much from it).
+/// over its two seats (negative: the equilibrium takes that much from it). The two play-outs
+/// run on rayon's threads at once.
 pub fn policy_vs_cfr(game: &ReducedGame, policy: &dyn Policy, cfr: &Cfr<'_>) -> f64 {
-    let as0 = profile_value(
-        game,
-        &mut PolicyStrategy::new(game, policy),
-        &mut cfr.average(),
-    );
-    let as1 = profile_value(
-        game,
-        &mut cfr.average(),
-        &mut PolicyStrategy::new(game, policy),
+    let (as0, as1) = rayon::join(
+        || {
+            profile_value(
+                game,
+                &mut PolicyStrategy::new(game, policy),
+                &mut cfr.average(),
+            )
+        },
+        || {
+            profile_value(
+                game,
+                &mut cfr.average(),
+                &mut PolicyStrategy::new(game, policy),
+            )
+        },
     );
     (as0 - as1) / 2.0
 }
