@@ -6,6 +6,7 @@
 //! single stream is the paper's, also on the matchup's position).
 
 mod batch_streams;
+mod chunk_tally;
 mod export;
 mod game_batch;
 mod kept_io_error;
@@ -28,6 +29,7 @@ pub use crate::deal::{
     table_seat_key,
 };
 pub use batch_streams::BatchStreams;
+pub use chunk_tally::ChunkTally;
 pub use export::{
     EXPORT_GAME_COLUMNS, EXPORT_TRICK_COLUMNS, Export, ExportDest, ExportError, ExportFormat,
     ExportShard, ExportTable, ShardSchema, TRICK_CSV_HEADER, check_destination, export,

@@ -1,12 +1,16 @@
-//! A chunk of a two-player shard as the simulate stage keeps it: every game's outcome, Table 5's
-//! tallies over the chunk, and the tricks only when the trick log is written.
+//! A chunk of a two-player shard as the simulate stage keeps it: every game's outcome, the
+//! chunk's tally (wins, ties, Table 5's counts), and the tricks only when the trick log is
+//! written.
 //!
-//! Invariant: a chunk's outcomes, tricks and tallies do not depend on how it was played (policy
+//! Invariant: a chunk's outcomes, tricks and tally do not depend on how it was played (policy
 //! by policy through `play_game`, or as key tables through `play_keyed` or its batch path) nor
-//! on the thread count: games are collected in deck order and tallies are integer sums.
+//! on the thread count: games are collected in deck order and tallies are integer sums. Every
+//! step over the chunk's games runs on rayon's threads (the shard's own thread only sums a
+//! chunk's tally into its summary).
 
 use rayon::prelude::*;
 
+use super::chunk_tally::ChunkTally;
 use super::played_game::PlayedGame;
 use super::trick_log::TrickLog;
 use crate::game::{Deck, GameOutcome, KeyTables, TrumpUse, play_keyed, play_keyed_batch};
@@ -21,8 +25,8 @@ pub struct OutcomeChunk {
     pub first_id: u64,
     /// Each game's outcome, in game order.
     pub outcomes: Vec<GameOutcome>,
-    /// Table 5's counts over the chunk's games, G1's and G2's.
-    pub trump_use: [TrumpUse; 2],
+    /// Wins, ties and Table 5's counts over the chunk's games.
+    pub tally: ChunkTally,
     /// The games with their tricks, when the trick log is kept.
     pub tricks: Option<Vec<PlayedGame>>,
 }
@@ -30,7 +34,7 @@ pub struct OutcomeChunk {
 impl OutcomeChunk {
     /// The chunk of games played with their tricks; keeps them when `keep_tricks`.
     pub fn from_played(first_id: u64, played: Vec<PlayedGame>, keep_tricks: bool) -> OutcomeChunk {
-        let trump_use = played
+        let tally = played
             .par_iter()
             .with_min_len(MIN_TASK)
             .map(|g| {
@@ -38,13 +42,15 @@ impl OutcomeChunk {
                 for t in &g.tricks {
                     TrumpUse::add_trick(&mut u, t, g.outcome.trump);
                 }
-                u
+                ChunkTally::game(&g.outcome, u)
             })
-            .reduce(|| [TrumpUse::default(); 2], TrumpUse::sum);
+            .reduce(ChunkTally::default, ChunkTally::sum);
+        let mut outcomes = Vec::with_capacity(played.len());
+        outcomes.par_extend(played.par_iter().map(|g| g.outcome));
         OutcomeChunk {
             first_id,
-            outcomes: played.iter().map(|g| g.outcome).collect(),
-            trump_use,
+            outcomes,
+            tally,
             tricks: keep_tricks.then_some(played),
         }
     }
@@ -57,44 +63,66 @@ impl OutcomeChunk {
         tables: [&KeyTables; 2],
         keep_tricks: bool,
     ) -> OutcomeChunk {
+        let mut outcomes = vec![PLACEHOLDER; decks.len()];
         if keep_tricks {
-            let played: Vec<(PlayedGame, [TrumpUse; 2])> = decks
-                .par_iter()
+            let mut tricks = Vec::with_capacity(decks.len());
+            tricks.par_extend(decks.par_iter().map(|d| {
+                let ((outcome, u), tricks) = TrickLog::record(|log| play_keyed(d, tables, log));
+                (PlayedGame { outcome, tricks }, u)
+            }));
+            let tally = outcomes
+                .par_iter_mut()
+                .zip(&tricks)
                 .with_min_len(MIN_TASK)
-                .map(|d| {
-                    let ((outcome, u), tricks) = TrickLog::record(|log| play_keyed(d, tables, log));
-                    (PlayedGame { outcome, tricks }, u)
+                .map(|(o, (g, u))| {
+                    *o = g.outcome;
+                    ChunkTally::game(o, *u)
                 })
-                .collect();
-            let trump_use = sum_uses(played.iter().map(|(_, u)| *u));
-            let outcomes = played.iter().map(|(g, _)| g.outcome).collect();
-            let tricks = played.into_iter().map(|(g, _)| g).collect();
+                .reduce(ChunkTally::default, ChunkTally::sum);
+            let mut games = Vec::with_capacity(tricks.len());
+            games.par_extend(tricks.into_par_iter().map(|(g, _)| g));
             return OutcomeChunk {
                 first_id,
                 outcomes,
-                trump_use,
-                tricks: Some(tricks),
+                tally,
+                tricks: Some(games),
             };
         }
         // Without the log, tasks of MIN_TASK games go through the batch path (games in SIMD
-        // lanes where the CPU allows; the same results as `play_keyed`, game for game).
-        let played: Vec<(GameOutcome, [TrumpUse; 2])> = decks
-            .par_chunks(MIN_TASK)
-            .flat_map_iter(|task| play_keyed_batch(task, tables))
-            .collect();
+        // lanes where the CPU allows; the same results as `play_keyed`, game for game), each
+        // writing its outcomes in place and tallying its games.
+        let tally = outcomes
+            .par_chunks_mut(MIN_TASK)
+            .zip(decks.par_chunks(MIN_TASK))
+            .map(|(out, task)| {
+                let mut tally = ChunkTally::default();
+                for (o, (g, u)) in out.iter_mut().zip(play_keyed_batch(task, tables)) {
+                    *o = g;
+                    tally = ChunkTally::sum(tally, ChunkTally::game(&g, u));
+                }
+                tally
+            })
+            .reduce(ChunkTally::default, ChunkTally::sum);
         OutcomeChunk {
             first_id,
-            trump_use: sum_uses(played.iter().map(|(_, u)| *u)),
-            outcomes: played.into_iter().map(|(o, _)| o).collect(),
+            outcomes,
+            tally,
             tricks: None,
         }
     }
 }
 
-/// G1's and G2's Table 5 counts summed over games.
-fn sum_uses(uses: impl Iterator<Item = [TrumpUse; 2]>) -> [TrumpUse; 2] {
-    uses.fold([TrumpUse::default(); 2], TrumpUse::sum)
-}
+/// What a slot holds until its game is played (every slot is overwritten).
+const PLACEHOLDER: GameOutcome = GameOutcome {
+    points: [0; 2],
+    briscole: [0; 2],
+    trump: crate::game::Suit::Oro,
+    face_up: match crate::game::Card::from_id(0) {
+        Some(c) => c,
+        None => panic!("card 0 exists"),
+    },
+    trumps_played: [0; 2],
+};
 
 #[cfg(test)]
 mod tests {
@@ -132,7 +160,7 @@ mod tests {
                 let played =
                     OutcomeChunk::from_played(7, play_batch(&decks, streams, &p1, &p2), true);
                 assert_eq!(keyed.outcomes, played.outcomes, "{a:?}-{b:?}");
-                assert_eq!(keyed.trump_use, played.trump_use, "{a:?}-{b:?}");
+                assert_eq!(keyed.tally, played.tally, "{a:?}-{b:?}");
                 let tricks = |c: &OutcomeChunk| -> Vec<[crate::game::TrickRecord; 20]> {
                     c.tricks
                         .as_ref()

@@ -365,14 +365,15 @@ impl ShardSpec {
         } else {
             None
         };
-        let (mut non_tied, mut g1_wins, mut ties) = (0u64, 0u64, 0u64);
-        let mut trump_use = [TrumpUse::default(); 2];
-        // Pipeline: this thread deals and plays chunk k+1 (rayon) while one writer thread turns
-        // chunk k into the game table and, with the trick log, another its trick table (polars
-        // encodes each). The chunks reach each writer in order through a bounded channel, so
-        // the files do not depend on timing.
-        let (tx, rx) = std::sync::mpsc::sync_channel::<OutcomeChunk>(1);
-        let (ttx, trx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(2);
+        let mut tally = super::ChunkTally::default();
+        // Pipeline: this thread deals and plays the next chunks (rayon) while one writer thread
+        // turns a window of earlier chunks into the game table and, with the trick log, another
+        // its trick table (each window's chunks encoded at once, see `write_in_windows`). The
+        // chunks reach each writer in order through a channel that holds a window, so the
+        // players go on while a window is encoded, and the files do not depend on timing.
+        let window = rayon::current_num_threads().max(1);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<OutcomeChunk>(window);
+        let (ttx, trx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(window);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
         let written = std::thread::scope(|scope| -> Result<(), ShardError> {
             let writer = scope.spawn(|| -> Result<(), ShardError> {
@@ -402,18 +403,7 @@ impl ShardSpec {
             });
             let mut done = 0u64;
             self.play_outcome_chunks(stream, &rules, [&t1, &t2], &mut |chunk| {
-                for o in &chunk.outcomes {
-                    match o.winner() {
-                        None => ties += 1,
-                        Some(w) => {
-                            non_tied += 1;
-                            if w == crate::game::Seat::G1 {
-                                g1_wins += 1;
-                            }
-                        }
-                    }
-                }
-                trump_use = TrumpUse::sum(trump_use, chunk.trump_use);
+                tally = super::ChunkTally::sum(tally, chunk.tally);
                 done += chunk.outcomes.len() as u64;
                 let mut chunk = chunk;
                 if let Some(tricks) = chunk.tricks.take()
@@ -445,10 +435,10 @@ impl ShardSpec {
         written?;
         let summary = ShardSummary {
             spec: self.clone(),
-            non_tied,
-            g1_wins,
-            ties,
-            trump_use,
+            non_tied: tally.non_tied,
+            g1_wins: tally.g1_wins,
+            ties: tally.ties,
+            trump_use: tally.trump_use,
         };
         let summary_path = dir.join(SHARD_FILE);
         let mut text = serde_json::to_string_pretty(&summary).expect("summary serialises");

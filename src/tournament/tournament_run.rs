@@ -155,13 +155,17 @@ pub fn run_tournament(
     Ok(manifest)
 }
 
-/// Shards played at once. A shard runs three threads that wait on each other (its player, which
-/// deals and plays a chunk on the rayon pool, and one writer per table, each encoding a chunk on
-/// one thread), so a lone shard leaves a core idle while its trick table is encoded; with three
-/// in flight the two cores stay busy (simulate with the trick log: 2.5 s with one, 1.9 s with
-/// two, 1.7 s with three; BENCHMARKS.md). Each shard's files depend on its spec alone, so this
-/// changes no byte; memory grows by one shard's chunk buffers per shard in flight.
-const SHARDS_IN_FLIGHT: usize = 3;
+/// Shards played at once: at least three, and one per rayon thread on larger machines. A shard
+/// runs three threads that wait on each other (its player, which deals and plays a chunk on the
+/// rayon pool, and one writer per table, each encoding a window of chunks on the pool), so a
+/// lone shard leaves cores idle while it waits; with three in flight two cores stay busy
+/// (simulate with the trick log: 2.5 s with one, 1.9 s with two, 1.7 s with three;
+/// BENCHMARKS.md), and more cores need more shards' work to choose from. Each shard's files
+/// depend on its spec alone, so this changes no byte; memory grows by one shard's chunk
+/// buffers per shard in flight.
+fn shards_in_flight() -> usize {
+    rayon::current_num_threads().max(3)
+}
 
 fn play_into(
     spec: &TournamentSpec,
@@ -186,7 +190,7 @@ fn play_into(
     Ok(manifest)
 }
 
-/// Play every shard of `spec` into its sub-directory of `dir`, [`SHARDS_IN_FLIGHT`] at a time,
+/// Play every shard of `spec` into its sub-directory of `dir`, [`shards_in_flight`] at a time,
 /// and return their manifest entries in MatchId order. Once a shard has failed (or panicked),
 /// no further shard starts; the ones already running finish. Every shard that is taken is
 /// played, so the error reported is the failed shard's with the lowest MatchId among those
@@ -226,7 +230,7 @@ fn play_shards(
         })
     };
     std::thread::scope(|scope| {
-        for _ in 0..SHARDS_IN_FLIGHT.min(todo.len()) {
+        for _ in 0..shards_in_flight().min(todo.len()) {
             scope.spawn(|| {
                 // A panicking shard stops the others from starting new shards too.
                 let _stop = StopOnPanic(&failed);

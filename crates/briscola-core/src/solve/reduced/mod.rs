@@ -15,6 +15,7 @@
 mod best_response;
 mod cfr;
 mod game;
+mod group_walk;
 mod key_map;
 mod observation;
 mod pimc;

@@ -34,6 +34,15 @@ pub(crate) fn key_of(acc: u128, count: u8) -> u128 {
     acc | (count as u128) << 120
 }
 
+/// The prefix of an information-set key (its seat, face-up card and dealt hand, see
+/// [`key_prefix`]): the key of that seat's first decision of the deal. Keys of different
+/// prefixes belong to different deals as that seat sees them.
+pub(crate) fn prefix_of(key: u128, radix: u128) -> u128 {
+    let count = (key >> 120) as u32;
+    let acc = key & ((1u128 << 120) - 1);
+    acc / radix.pow(count)
+}
+
 impl State {
     /// The position after a deal (hands as given, in order), `unknown` left in the stock.
     pub fn deal(game: &ReducedGame, face: u8, hands: [&[u8]; 2], unknown: u64) -> State {

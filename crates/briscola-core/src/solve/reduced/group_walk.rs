@@ -1,0 +1,261 @@
+//! CFR+'s walks after the first iteration, split by the updating seat's deals ([`Plan`],
+//! [`GroupWalk`]): the deals that give the updating seat the same face-up card and dealt hand
+//! form a group, and a group's walk reads and writes only its own information sets of that
+//! seat (their blocks laid out together), reading the other seat's, which no walk of this
+//! seat changes. So the groups' walks run on rayon's threads at once, each visiting its deals
+//! in the serial walk's order, and give the serial walk's numbers bit for bit.
+//!
+//! Invariant: a seat's information-set key starts with its seat, face-up card and dealt hand
+//! ([`super::state::prefix_of`]), so groups own disjoint blocks; the arithmetic of one visit is
+//! [`regret_matching`] and [`update`], shared with the first (serial) walk.
+
+use rayon::prelude::*;
+
+use super::game::ReducedGame;
+use super::key_map::KeyMap;
+use super::spec::MAX_HAND;
+use super::state::{State, canonical, prefix_of};
+
+/// The current strategy of a block's regrets `r` (regret matching; uniform when all are 0).
+#[inline]
+pub(crate) fn regret_matching(r: &[f64], sigma: &mut [f64; MAX_HAND]) {
+    let len = r.len();
+    let total: f64 = r.iter().sum();
+    for i in 0..len {
+        sigma[i] = if total > 0.0 {
+            r[i] / total
+        } else {
+            1.0 / len as f64
+        };
+    }
+}
+
+/// The updating seat's visit of a block (`2 * len` numbers): regrets+ from the actions'
+/// values `v` and the node's value, strategy sums weighted by `w` and the seat's reach `rp`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn update(
+    block: &mut [f64],
+    len: usize,
+    v: &[f64; MAX_HAND],
+    node: f64,
+    ro: f64,
+    w: f64,
+    rp: f64,
+    sigma: &[f64; MAX_HAND],
+) {
+    for i in 0..len {
+        let r = &mut block[i];
+        *r = (*r + ro * (v[i] - node)).max(0.0);
+        block[len + i] += w * rp * sigma[i];
+    }
+}
+
+/// A deal of the recorded walk: its probability, position and first decision's place in the
+/// walk's order.
+#[derive(Clone, Copy)]
+pub(crate) struct Deal {
+    pub pr: f64,
+    pub st: State,
+    pub start: usize,
+}
+
+/// One seat's group: its blocks `lo..hi` and its deals, in walk order.
+struct Group {
+    lo: usize,
+    hi: usize,
+    deals: Vec<usize>,
+}
+
+/// The blocks laid out seat by seat and group by group, and each seat's groups.
+pub(crate) struct Plan {
+    deals: Vec<Deal>,
+    /// Where seat 1's blocks start (seat 0's are below).
+    split: usize,
+    groups: [Vec<Group>; 2],
+}
+
+impl Plan {
+    /// Lay out `data`'s blocks (found through `index`) by seat and group, moving them and
+    /// rewriting the offsets in `index` and `order`; `data` keeps its length and capacity.
+    pub(crate) fn lay_out(
+        game: &ReducedGame,
+        deals: Vec<Deal>,
+        index: &mut KeyMap<u32>,
+        data: &mut Vec<f64>,
+        order: &mut [u32],
+    ) -> Plan {
+        let radix = game.deck_size() as u128;
+        // (seat, prefix, old offset) of every block; a block runs to the next one's offset.
+        let mut blocks: Vec<(u8, u128, u32)> = index
+            .iter()
+            .map(|(&k, &off)| {
+                let prefix = prefix_of(k, radix);
+                ((prefix & 1) as u8, prefix, off)
+            })
+            .collect();
+        let mut by_off: Vec<u32> = blocks.iter().map(|b| b.2).collect();
+        by_off.sort_unstable();
+        let size = |off: u32| -> usize {
+            let i = by_off.binary_search(&off).expect("a block's offset");
+            by_off.get(i + 1).map_or(data.len(), |&n| n as usize) - off as usize
+        };
+        blocks.sort_unstable();
+        let mut moved = vec![0u32; data.len()];
+        let mut next = Vec::with_capacity(data.capacity());
+        let mut groups: [Vec<Group>; 2] = [Vec::new(), Vec::new()];
+        let mut prefixes: [Vec<u128>; 2] = [Vec::new(), Vec::new()];
+        let mut split = 0;
+        for &(seat, prefix, off) in &blocks {
+            let at = next.len();
+            if seat == 1 && split == 0 {
+                split = at;
+            }
+            let seat = seat as usize;
+            if prefixes[seat].last() != Some(&prefix) {
+                prefixes[seat].push(prefix);
+                groups[seat].push(Group {
+                    lo: at,
+                    hi: at,
+                    deals: Vec::new(),
+                });
+            }
+            let n = size(off);
+            next.extend_from_slice(&data[off as usize..off as usize + n]);
+            groups[seat].last_mut().expect("a group").hi = next.len();
+            moved[off as usize] = at as u32;
+        }
+        if groups[1].is_empty() {
+            split = next.len();
+        }
+        *data = next;
+        for off in index.values_mut() {
+            *off = moved[*off as usize];
+        }
+        for off in order.iter_mut() {
+            *off = moved[*off as usize];
+        }
+        for (d, deal) in deals.iter().enumerate() {
+            for seat in 0..2 {
+                let g = prefixes[seat]
+                    .binary_search(&deal.st.key(seat))
+                    .expect("every deal has a decision of each seat");
+                groups[seat][g].deals.push(d);
+            }
+        }
+        Plan {
+            deals,
+            split,
+            groups,
+        }
+    }
+
+    /// One walk updating seat `p`: its groups at once, each over its deals in walk order.
+    pub(crate) fn walk(
+        &self,
+        game: &ReducedGame,
+        order: &[u32],
+        data: &mut [f64],
+        p: usize,
+        w: f64,
+    ) {
+        let (low, high) = data.split_at_mut(self.split);
+        let (mut mine, theirs, mine_base, theirs_base): (&mut [f64], &[f64], usize, usize) =
+            if p == 0 {
+                (low, high, 0, self.split)
+            } else {
+                (high, low, self.split, 0)
+            };
+        let mut slices = Vec::with_capacity(self.groups[p].len());
+        let mut at = mine_base;
+        for g in &self.groups[p] {
+            let (head, rest) = std::mem::take(&mut mine).split_at_mut(g.hi - at);
+            slices.push((head, g));
+            mine = rest;
+            at = g.hi;
+        }
+        slices.into_par_iter().for_each(|(slice, g)| {
+            let mut walk = GroupWalk {
+                game,
+                order,
+                cursor: 0,
+                p,
+                mine: slice,
+                mine_base: g.lo,
+                theirs,
+                theirs_base,
+            };
+            for &d in &g.deals {
+                let deal = &self.deals[d];
+                walk.cursor = deal.start;
+                walk.traverse(&deal.st, w, 1.0, deal.pr);
+            }
+        });
+    }
+}
+
+/// One group's walk: the serial walk's visits of the group's deals.
+struct GroupWalk<'a> {
+    game: &'a ReducedGame,
+    order: &'a [u32],
+    cursor: usize,
+    p: usize,
+    mine: &'a mut [f64],
+    mine_base: usize,
+    theirs: &'a [f64],
+    theirs_base: usize,
+}
+
+impl GroupWalk<'_> {
+    /// [`super::Cfr`]'s traverse with the recorded order: `p`'s expected payoff below `st`.
+    fn traverse(&mut self, st: &State, w: f64, rp: f64, ro: f64) -> f64 {
+        let game = self.game;
+        let p = self.p;
+        let Some(seat) = st.sim.mover() else {
+            let m = st.sim.margin0() as f64;
+            return if p == 0 { m } else { -m };
+        };
+        let hand = st.sim.hand(seat);
+        let len = hand.len();
+        let pos = canonical(hand);
+        let off = self.order[self.cursor] as usize;
+        self.cursor += 1;
+        let mut sigma = [0.0; MAX_HAND];
+        if seat == p {
+            let at = off - self.mine_base;
+            regret_matching(&self.mine[at..at + len], &mut sigma);
+            let mut v = [0.0; MAX_HAND];
+            let mut node = 0.0;
+            for i in 0..len {
+                let mut vi = 0.0;
+                st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
+                    vi += pr * self.traverse(c, w, rp * sigma[i], ro * pr)
+                });
+                v[i] = vi;
+                node += sigma[i] * vi;
+            }
+            update(
+                &mut self.mine[at..at + 2 * len],
+                len,
+                &v,
+                node,
+                ro,
+                w,
+                rp,
+                &sigma,
+            );
+            node
+        } else {
+            let at = off - self.theirs_base;
+            regret_matching(&self.theirs[at..at + len], &mut sigma);
+            let mut node = 0.0;
+            for i in 0..len {
+                let q = sigma[i];
+                st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
+                    node += q * pr * self.traverse(c, w, rp, ro * q * pr)
+                });
+            }
+            node
+        }
+    }
+}
