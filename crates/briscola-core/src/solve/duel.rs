@@ -106,7 +106,8 @@ pub struct DuelSolver {
     /// 64 minus log2 of the table's size (a slot is a hash's top bits).
     shift: u32,
     generation: u32,
-    /// Nodes visited since the solver was made (a work measure for benchmarks and tests).
+    /// Nodes visited since the solver was made (a work measure for benchmarks and tests; the
+    /// horizon's last trick is played out at once and counts as one node).
     pub nodes: u64,
     trump: Option<Suit>,
     draw_order: DrawOrder,
@@ -230,13 +231,7 @@ impl DuelSolver {
         let follower = 1 - leader;
         n.hands[follower] &= !(1u64 << c.id());
         let led = Card::from_id(s.led).expect("a led card");
-        let winner = if beats(led, c, self.trump) {
-            follower
-        } else {
-            leader
-        };
-        let pts = (led.points() + c.points()) as i32;
-        let gain = if winner == 0 { pts } else { -pts };
+        let (winner, gain) = self.trick(led, c, leader);
         if s.next < self.stock_len {
             let (a, b) = (self.stock[s.next as usize], self.stock[s.next as usize + 1]);
             let first = match self.draw_order {
@@ -263,6 +258,9 @@ impl DuelSolver {
         self.nodes += 1;
         if s.led == NO_CARD && (s.depth == 0 || (s.hands[0] | s.hands[1]) == 0) {
             return 0;
+        }
+        if s.depth == 1 {
+            return self.last_trick(s);
         }
         let key = s.key();
         let slot = self.slot(key);
@@ -310,6 +308,53 @@ impl DuelSolver {
         }
         self.store(slot, key, e, (a0, b0), best, best_card);
         best
+    }
+
+    /// The exact value of the horizon's last trick (the current one): at most three cards
+    /// against three, so every line is played out, without the table (most of a search's
+    /// positions are here, and a trick's lines rarely meet again).
+    fn last_trick(&self, s: State) -> i32 {
+        let leader = s.leader as usize;
+        let follower = 1 - leader;
+        // The follower's best answer to `led`.
+        let answer = |led: Card| -> i32 {
+            let mut best = if follower == 0 { -INF } else { INF };
+            for c in CardSet(s.hands[follower]).iter() {
+                let v = self.trick(led, c, leader).1;
+                best = if follower == 0 {
+                    best.max(v)
+                } else {
+                    best.min(v)
+                };
+            }
+            best
+        };
+        if s.led != NO_CARD {
+            return answer(Card::from_id(s.led).expect("a led card"));
+        }
+        let mut best = if leader == 0 { -INF } else { INF };
+        for c in CardSet(s.hands[leader]).iter() {
+            let v = answer(c);
+            best = if leader == 0 {
+                best.max(v)
+            } else {
+                best.min(v)
+            };
+        }
+        best
+    }
+
+    /// The trick of `led` (by `leader`) and `c`: its winner and the points it settles, from
+    /// seat 0's side.
+    #[inline]
+    fn trick(&self, led: Card, c: Card, leader: usize) -> (usize, i32) {
+        let winner = if beats(led, c, self.trump) {
+            1 - leader
+        } else {
+            leader
+        };
+        let pts = (led.points() + c.points()) as i32;
+        (winner, if winner == 0 { pts } else { -pts })
     }
 
     /// Record `best`, searched in the window `(a0, b0)`, as a bound on the state's value.
