@@ -6,6 +6,10 @@
 //! (which no deterministic target reads: greedy, hoarder, counter, rules, switch, an argmax
 //! network).
 //!
+//! The paper's policies and rule programs answer in tens of nanoseconds, less than a lookup in a
+//! table of half a million entries costs (a cache miss or two): they are asked directly, never
+//! kept ([`TargetMemo::worth_keeping`]).
+//!
 //! The forward search can also ask for many positions at once ([`TargetMemo::fill`]): a network
 //! target then evaluates them as one batch (its rows are independent bit for bit, so a batch
 //! gives each position the choice it would get alone).
@@ -83,10 +87,23 @@ impl TargetMemo {
         }
     }
 
+    /// Whether `target`'s answers are worth keeping: not for the paper's policies and rule
+    /// programs, which answer faster than the memo's table can be read (an exploit shard
+    /// against greedy spent a quarter of its time in the table). Answers are the same either way.
+    fn worth_keeping(target: &AnyPolicy) -> bool {
+        !matches!(
+            target,
+            AnyPolicy::Greedy(_)
+                | AnyPolicy::Hoarder(_)
+                | AnyPolicy::Counter(_)
+                | AnyPolicy::Rules(_)
+        )
+    }
+
     /// `target`'s choice on `v`, from the memo when this thread has asked it before.
     pub(super) fn choose(&self, target: &AnyPolicy, v: &SeatView<'_>) -> usize {
         let ask = || target.choose(v, &mut SeatRng::new([0; 32], 0));
-        let Some(key) = key(v) else {
+        let Some(key) = Self::worth_keeping(target).then(|| key(v)).flatten() else {
             return ask();
         };
         if let Some(i) = self.get(key) {
@@ -100,7 +117,7 @@ impl TargetMemo {
     /// The memo's answer for `v`, or `Err` with the position to ask (see [`TargetMemo::fill`]);
     /// a view the key cannot hold is asked at once.
     pub(super) fn lookup(&self, target: &AnyPolicy, v: &SeatView<'_>) -> Result<usize, Pending> {
-        match key(v) {
+        match Self::worth_keeping(target).then(|| key(v)).flatten() {
             None => Ok(target.choose(v, &mut SeatRng::new([0; 32], 0))),
             Some(key) => self.get(key).ok_or_else(|| Pending::of(v)),
         }

@@ -113,6 +113,11 @@ pub struct DuelSolver {
     draw_order: DrawOrder,
     stock: [Card; 40],
     stock_len: u8,
+    /// For the trump in `gains_for`: a trick's points from seat 0's side, by leader, led card
+    /// id and answer id (the last trick's lines read it instead of comparing cards).
+    gains: Box<[[[i8; 40]; 40]; 2]>,
+    /// The trump `gains` was built for (`None`: not built yet).
+    gains_for: Option<Option<Suit>>,
 }
 
 impl Default for DuelSolver {
@@ -168,6 +173,8 @@ impl DuelSolver {
             draw_order: DrawOrder::WinnerFirst,
             stock: [Card::from_id(0).expect("card 0"); 40],
             stock_len: 0,
+            gains: Box::new([[[0; 40]; 40]; 2]),
+            gains_for: None,
         }
     }
 
@@ -178,6 +185,9 @@ impl DuelSolver {
             self.generation = 1;
         }
         self.trump = duel.trump;
+        if self.gains_for != Some(duel.trump) {
+            self.build_gains();
+        }
         self.draw_order = duel.draw_order;
         self.stock_len = duel.stock.len() as u8;
         self.stock[..duel.stock.len()].copy_from_slice(&duel.stock);
@@ -310,17 +320,34 @@ impl DuelSolver {
         best
     }
 
+    /// Fill `gains` for the current trump.
+    fn build_gains(&mut self) {
+        let mut gains = [[[0i8; 40]; 40]; 2];
+        for (leader, by_led) in gains.iter_mut().enumerate() {
+            for led in Card::all() {
+                for c in Card::all().filter(|&c| c != led) {
+                    // At most 22 points (two Aces): an i8 holds it.
+                    by_led[led.id() as usize][c.id() as usize] = self.trick(led, c, leader).1 as i8;
+                }
+            }
+        }
+        *self.gains = gains;
+        self.gains_for = Some(self.trump);
+    }
+
     /// The exact value of the horizon's last trick (the current one): at most three cards
     /// against three, so every line is played out, without the table (most of a search's
     /// positions are here, and a trick's lines rarely meet again).
     fn last_trick(&self, s: State) -> i32 {
         let leader = s.leader as usize;
         let follower = 1 - leader;
-        // The follower's best answer to `led`.
-        let answer = |led: Card| -> i32 {
+        let gains = &self.gains[leader];
+        // The follower's best answer to the card `led`.
+        let answer = |led: u8| -> i32 {
+            let row = &gains[led as usize];
             let mut best = if follower == 0 { -INF } else { INF };
             for c in CardSet(s.hands[follower]).iter() {
-                let v = self.trick(led, c, leader).1;
+                let v = i32::from(row[c.id() as usize]);
                 best = if follower == 0 {
                     best.max(v)
                 } else {
@@ -330,11 +357,11 @@ impl DuelSolver {
             best
         };
         if s.led != NO_CARD {
-            return answer(Card::from_id(s.led).expect("a led card"));
+            return answer(s.led);
         }
         let mut best = if leader == 0 { -INF } else { INF };
         for c in CardSet(s.hands[leader]).iter() {
-            let v = answer(c);
+            let v = answer(c.id());
             best = if leader == 0 {
                 best.max(v)
             } else {
@@ -498,6 +525,16 @@ mod tests {
             let best = moves.iter().map(|m| m.1);
             let best = if mover == 0 { best.max() } else { best.min() };
             prop_assert_eq!(best.unwrap(), brute(&d, full));
+        }
+
+        /// One solver carried across positions of different trumps (its table of tricks is
+        /// rebuilt when the trump changes) gives each the brute-force value.
+        #[test]
+        fn a_reused_solver_follows_the_trump(ds in prop::collection::vec(duel(), 1..6), h in 1u8..=4) {
+            let mut reused = DuelSolver::with_table_bits(10);
+            for d in &ds {
+                prop_assert_eq!(reused.value(d, Some(h)), brute(d, h));
+            }
         }
     }
 
