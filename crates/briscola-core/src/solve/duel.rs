@@ -118,6 +118,8 @@ pub struct DuelSolver {
     gains: Box<[[[i8; 40]; 40]; 2]>,
     /// The trump `gains` was built for (`None`: not built yet).
     gains_for: Option<Option<Suit>>,
+    /// For the same trump: each card's place in move order (see [`DuelSolver::order_moves`]).
+    order_key: [u16; 40],
 }
 
 impl Default for DuelSolver {
@@ -175,6 +177,7 @@ impl DuelSolver {
             stock_len: 0,
             gains: Box::new([[[0; 40]; 40]; 2]),
             gains_for: None,
+            order_key: [0; 40],
         }
     }
 
@@ -332,6 +335,11 @@ impl DuelSolver {
             }
         }
         *self.gains = gains;
+        for c in Card::all() {
+            let trump = Some(c.suit()) == self.trump;
+            self.order_key[c.id() as usize] =
+                u16::from(c.points()) << 7 | u16::from(trump) << 6 | u16::from(c.id());
+        }
         self.gains_for = Some(self.trump);
     }
 
@@ -429,11 +437,8 @@ impl DuelSolver {
                 n += 1;
             }
         }
-        out[start..n].sort_by_key(|&id| {
-            let c = Card::from_id(id).expect("a card id");
-            let trump = Some(c.suit()) == self.trump;
-            (c.points(), trump, c.id())
-        });
+        // By (points, trump, id), read from the table built for the trump.
+        out[start..n].sort_unstable_by_key(|&id| self.order_key[id as usize]);
         n
     }
 }
