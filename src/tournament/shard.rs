@@ -349,6 +349,19 @@ impl ShardSpec {
     /// [`ShardSpec::trick_log`] is set, `tricks.parquet` into `dir`. `progress` is called with
     /// the number of games finished after each chunk.
     pub fn run(&self, dir: &Path, progress: &dyn Fn(u64)) -> Result<ShardSummary, ShardError> {
+        self.run_windowed(dir, progress, rayon::current_num_threads())
+    }
+
+    /// [`ShardSpec::run`] with the table writers encoding `window` (>= 1) chunks at once: a
+    /// shard played alone uses every rayon thread; shards played side by side share them (see
+    /// `tournament_run`), so the chunks held in memory grow with the threads, not with their
+    /// square. The files do not depend on `window`.
+    pub fn run_windowed(
+        &self,
+        dir: &Path,
+        progress: &dyn Fn(u64),
+        window: usize,
+    ) -> Result<ShardSummary, ShardError> {
         // Refuse a bad seed or variant before creating any file.
         let stream = self.stream()?;
         let (rules, t1, t2) = self.table_policies()?;
@@ -371,7 +384,7 @@ impl ShardSpec {
         // its trick table (each window's chunks encoded at once, see `write_in_windows`). The
         // chunks reach each writer in order through a channel that holds a window, so the
         // players go on while a window is encoded, and the files do not depend on timing.
-        let window = rayon::current_num_threads().max(1);
+        let window = window.max(1);
         let (tx, rx) = std::sync::mpsc::sync_channel::<OutcomeChunk>(window);
         let (ttx, trx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(window);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
@@ -385,7 +398,7 @@ impl ShardSpec {
                         }
                     })
                 };
-                write_in_windows(rx, &mut games_w, frame)?;
+                write_in_windows(rx, &mut games_w, frame, window)?;
                 games_w.finish()
             });
             let trick_writer = scope.spawn(|| -> Result<(), ShardError> {
@@ -398,7 +411,7 @@ impl ShardSpec {
                         source,
                     })
                 };
-                write_in_windows(trx, &mut w, frame)?;
+                write_in_windows(trx, &mut w, frame, window)?;
                 w.finish()
             });
             let mut done = 0u64;
@@ -451,17 +464,18 @@ impl ShardSpec {
     }
 }
 
-/// Receive chunks in order and write each as its table's row group: a window of as many
-/// chunks as rayon has threads is turned into frames and encoded at once, then written in
-/// order (so the file's bytes are those of writing the chunks one by one, on any number of
-/// threads).
+/// Receive chunks in order and write each as its table's row group: a window of `width`
+/// chunks is turned into frames and encoded at once on rayon's threads, then written in order
+/// (so the file's bytes are those of writing the chunks one by one, for any width and any
+/// number of threads).
 fn write_in_windows<T: Send + Sync>(
     rx: std::sync::mpsc::Receiver<T>,
     w: &mut TableWriter,
     frame: impl Fn(&T) -> Result<DataFrame, ShardError> + Sync,
+    width: usize,
 ) -> Result<(), ShardError> {
     use rayon::prelude::*;
-    let width = rayon::current_num_threads().max(1);
+    let width = width.max(1);
     let mut window: Vec<T> = Vec::with_capacity(width);
     let mut flush = |window: &mut Vec<T>| -> Result<(), ShardError> {
         let frames = window

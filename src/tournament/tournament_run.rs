@@ -160,9 +160,10 @@ pub fn run_tournament(
 /// rayon pool, and one writer per table, each encoding a window of chunks on the pool), so a
 /// lone shard leaves cores idle while it waits; with three in flight two cores stay busy
 /// (simulate with the trick log: 2.5 s with one, 1.9 s with two, 1.7 s with three;
-/// BENCHMARKS.md), and more cores need more shards' work to choose from. Each shard's files
-/// depend on its spec alone, so this changes no byte; memory grows by one shard's chunk
-/// buffers per shard in flight.
+/// BENCHMARKS.md), and more cores need more shards' work to choose from. The threads are
+/// shared out as the writers' windows ([`ShardSpec::run_windowed`]), so the chunks held grow
+/// with the threads, not with their square. Each shard's files depend on its spec alone, so
+/// this changes no byte.
 fn shards_in_flight() -> usize {
     rayon::current_num_threads().max(3)
 }
@@ -210,18 +211,21 @@ fn play_shards(
         AtomicBool::new(false),
         Mutex::new(0u64),
     );
+    let in_flight = shards_in_flight().min(todo.len()).max(1);
+    let window = rayon::current_num_threads().div_ceil(in_flight);
     let play_one = |i: usize| -> Result<ManifestShard, TournamentError> {
         let (m, shard) = &todo[i];
         let sub = dir.join(m.slug());
         std::fs::create_dir_all(&sub).map_err(|e| io_err(&sub, e))?;
         let seen = AtomicU64::new(0);
-        let summary = shard.run(&sub, &|done| {
+        let shown = |done: u64| {
             let delta = done - seen.swap(done, Ordering::Relaxed);
             // Added and shown under one lock, so the count shown never goes back.
             let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
             *t += delta;
             progress(*t);
-        })?;
+        };
+        let summary = shard.run_windowed(&sub, &shown, window)?;
         Ok(ManifestShard {
             match_id: m.match_id,
             dir: m.slug(),
@@ -230,7 +234,7 @@ fn play_shards(
         })
     };
     std::thread::scope(|scope| {
-        for _ in 0..shards_in_flight().min(todo.len()) {
+        for _ in 0..in_flight {
             scope.spawn(|| {
                 // A panicking shard stops the others from starting new shards too.
                 let _stop = StopOnPanic(&failed);
