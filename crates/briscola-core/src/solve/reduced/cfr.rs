@@ -14,7 +14,7 @@ use std::sync::{Arc, mpsc};
 
 use super::best_response::{Exploitability, best_response, exploitability_of, profile_value};
 use super::game::ReducedGame;
-use super::group_walk::{Deal, Plan, regret_matching, update};
+use super::group_walk::{Blocks, Deal, Plan, traverse};
 use super::key_map::KeyMap;
 use super::observation::Observation;
 use super::spec::MAX_HAND;
@@ -118,7 +118,7 @@ impl<'g> Cfr<'g> {
                         start: order.len(),
                     });
                 }
-                self.traverse(st, p, w, 1.0, pr);
+                traverse(self, game, st, p, w, 1.0, pr);
             });
             self.recorded = self.order.is_some();
         }
@@ -243,19 +243,13 @@ impl<'g> Cfr<'g> {
         Arc::make_mut(&mut self.index).insert(key, off as u32);
         off
     }
+}
 
-    /// Returns the expected payoff of seat `p` below `st`; `rp` is `p`'s reach, `ro` the
-    /// opponent's times chance's.
-    fn traverse(&mut self, st: &State, p: usize, w: f64, rp: f64, ro: f64) -> f64 {
-        let game = self.game;
-        let Some(seat) = st.sim.mover() else {
-            let m = st.sim.margin0() as f64;
-            return if p == 0 { m } else { -m };
-        };
-        let hand = st.sim.hand(seat);
-        let len = hand.len();
-        let pos = canonical(hand);
-        let off = match &mut self.order {
+impl Blocks for Cfr<'_> {
+    /// The recorded order's next offset once it is recorded; else the key's block (allocated
+    /// on first sight), appended to the order being recorded.
+    fn next_block(&mut self, st: &State, seat: usize, len: usize) -> usize {
+        match &mut self.order {
             Some(order) if self.recorded => {
                 let off = order[self.cursor] as usize;
                 self.cursor += 1;
@@ -268,41 +262,17 @@ impl<'g> Cfr<'g> {
                 }
                 off
             }
-        };
-        let mut sigma = [0.0; MAX_HAND];
-        regret_matching(&self.data[off..off + len], &mut sigma);
-        if seat == p {
-            let mut v = [0.0; MAX_HAND];
-            let mut node = 0.0;
-            for i in 0..len {
-                let mut vi = 0.0;
-                st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
-                    vi += pr * self.traverse(c, p, w, rp * sigma[i], ro * pr)
-                });
-                v[i] = vi;
-                node += sigma[i] * vi;
-            }
-            update(
-                &mut self.data[off..off + 2 * len],
-                len,
-                &v,
-                node,
-                ro,
-                w,
-                rp,
-                &sigma,
-            );
-            node
-        } else {
-            let mut node = 0.0;
-            for i in 0..len {
-                let q = sigma[i];
-                st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
-                    node += q * pr * self.traverse(c, p, w, rp, ro * q * pr)
-                });
-            }
-            node
         }
+    }
+
+    #[inline]
+    fn regrets(&self, _seat: usize, off: usize, len: usize) -> &[f64] {
+        &self.data[off..off + len]
+    }
+
+    #[inline]
+    fn block_mut(&mut self, off: usize, len: usize) -> &mut [f64] {
+        &mut self.data[off..off + 2 * len]
     }
 }
 

@@ -7,7 +7,7 @@
 //!
 //! Invariant: a seat's information-set key starts with its seat, face-up card and dealt hand
 //! ([`super::state::prefix_of`]), so groups own disjoint blocks; the arithmetic of one visit is
-//! [`regret_matching`] and [`update`], shared with the first (serial) walk.
+//! [`traverse`], shared with the first (serial) walk through [`Blocks`].
 
 use rayon::prelude::*;
 
@@ -18,7 +18,7 @@ use super::state::{State, canonical, prefix_of};
 
 /// The current strategy of a block's regrets `r` (regret matching; uniform when all are 0).
 #[inline]
-pub(crate) fn regret_matching(r: &[f64], sigma: &mut [f64; MAX_HAND]) {
+fn regret_matching(r: &[f64], sigma: &mut [f64; MAX_HAND]) {
     let len = r.len();
     let total: f64 = r.iter().sum();
     for i in 0..len {
@@ -34,7 +34,7 @@ pub(crate) fn regret_matching(r: &[f64], sigma: &mut [f64; MAX_HAND]) {
 /// values `v` and the node's value, strategy sums weighted by `w` and the seat's reach `rp`.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-pub(crate) fn update(
+fn update(
     block: &mut [f64],
     len: usize,
     v: &[f64; MAX_HAND],
@@ -176,7 +176,6 @@ impl Plan {
         }
         slices.into_par_iter().for_each(|(slice, g)| {
             let mut walk = GroupWalk {
-                game,
                 order,
                 cursor: 0,
                 p,
@@ -188,7 +187,7 @@ impl Plan {
             for &d in &g.deals {
                 let deal = &self.deals[d];
                 walk.cursor = deal.start;
-                walk.traverse(&deal.st, w, 1.0, deal.pr);
+                traverse(&mut walk, game, &deal.st, p, w, 1.0, deal.pr);
             }
         });
     }
@@ -196,7 +195,6 @@ impl Plan {
 
 /// One group's walk: the serial walk's visits of the group's deals.
 struct GroupWalk<'a> {
-    game: &'a ReducedGame,
     order: &'a [u32],
     cursor: usize,
     p: usize,
@@ -206,56 +204,82 @@ struct GroupWalk<'a> {
     theirs_base: usize,
 }
 
-impl GroupWalk<'_> {
-    /// [`super::Cfr`]'s traverse with the recorded order: `p`'s expected payoff below `st`.
-    fn traverse(&mut self, st: &State, w: f64, rp: f64, ro: f64) -> f64 {
-        let game = self.game;
-        let p = self.p;
-        let Some(seat) = st.sim.mover() else {
-            let m = st.sim.margin0() as f64;
-            return if p == 0 { m } else { -m };
-        };
-        let hand = st.sim.hand(seat);
-        let len = hand.len();
-        let pos = canonical(hand);
+impl Blocks for GroupWalk<'_> {
+    #[inline]
+    fn next_block(&mut self, _st: &State, _seat: usize, _len: usize) -> usize {
         let off = self.order[self.cursor] as usize;
         self.cursor += 1;
-        let mut sigma = [0.0; MAX_HAND];
-        if seat == p {
-            let at = off - self.mine_base;
-            regret_matching(&self.mine[at..at + len], &mut sigma);
-            let mut v = [0.0; MAX_HAND];
-            let mut node = 0.0;
-            for i in 0..len {
-                let mut vi = 0.0;
-                st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
-                    vi += pr * self.traverse(c, w, rp * sigma[i], ro * pr)
-                });
-                v[i] = vi;
-                node += sigma[i] * vi;
-            }
-            update(
-                &mut self.mine[at..at + 2 * len],
-                len,
-                &v,
-                node,
-                ro,
-                w,
-                rp,
-                &sigma,
-            );
-            node
+        off
+    }
+
+    #[inline]
+    fn regrets(&self, seat: usize, off: usize, len: usize) -> &[f64] {
+        if seat == self.p {
+            &self.mine[off - self.mine_base..][..len]
         } else {
-            let at = off - self.theirs_base;
-            regret_matching(&self.theirs[at..at + len], &mut sigma);
-            let mut node = 0.0;
-            for i in 0..len {
-                let q = sigma[i];
-                st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
-                    node += q * pr * self.traverse(c, w, rp, ro * q * pr)
-                });
-            }
-            node
+            &self.theirs[off - self.theirs_base..][..len]
         }
+    }
+
+    #[inline]
+    fn block_mut(&mut self, off: usize, len: usize) -> &mut [f64] {
+        &mut self.mine[off - self.mine_base..][..2 * len]
+    }
+}
+
+/// Where a walk finds each decision's block of numbers: the solver's whole table (the first,
+/// serial walk) or one group's part of it ([`GroupWalk`]).
+pub(crate) trait Blocks {
+    /// The offset of the block of `seat`'s decision at `st` (`len` actions), the walk's next.
+    fn next_block(&mut self, st: &State, seat: usize, len: usize) -> usize;
+    /// The regrets of the block at `off`, a decision of `seat`.
+    fn regrets(&self, seat: usize, off: usize, len: usize) -> &[f64];
+    /// The whole block at `off` (`2 * len` numbers), a decision of the updating seat.
+    fn block_mut(&mut self, off: usize, len: usize) -> &mut [f64];
+}
+
+/// One CFR+ visit and everything below it, updating seat `p` with weight `w`: `p`'s expected
+/// payoff below `st`; `rp` is `p`'s reach, `ro` the opponent's times chance's.
+pub(crate) fn traverse<B: Blocks>(
+    b: &mut B,
+    game: &ReducedGame,
+    st: &State,
+    p: usize,
+    w: f64,
+    rp: f64,
+    ro: f64,
+) -> f64 {
+    let Some(seat) = st.sim.mover() else {
+        let m = st.sim.margin0() as f64;
+        return if p == 0 { m } else { -m };
+    };
+    let hand = st.sim.hand(seat);
+    let len = hand.len();
+    let pos = canonical(hand);
+    let off = b.next_block(st, seat, len);
+    let mut sigma = [0.0; MAX_HAND];
+    regret_matching(b.regrets(seat, off, len), &mut sigma);
+    if seat == p {
+        let mut v = [0.0; MAX_HAND];
+        let mut node = 0.0;
+        for i in 0..len {
+            let mut vi = 0.0;
+            st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
+                vi += pr * traverse(b, game, c, p, w, rp * sigma[i], ro * pr)
+            });
+            v[i] = vi;
+            node += sigma[i] * vi;
+        }
+        update(b.block_mut(off, len), len, &v, node, ro, w, rp, &sigma);
+        node
+    } else {
+        let mut node = 0.0;
+        for i in 0..len {
+            let q = sigma[i];
+            st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
+                node += q * pr * traverse(b, game, c, p, w, rp, ro * q * pr)
+            });
+        }
+        node
     }
 }
