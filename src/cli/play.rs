@@ -299,18 +299,9 @@ pub(super) fn opponent(config: &Option<PathBuf>, name: &str) -> Result<PolicySpe
         Some(p) => Some(Config::load(p).map_err(bad)?),
         None => None,
     };
-    if let Some(c) = &cfg
-        && c.policies.contains_key(name)
-    {
-        return Ok(c.policy_spec(name, None));
-    }
-    // The one resolver every command uses: built-in kinds and the default search agent.
-    let builtins = std::collections::BTreeMap::new();
-    match briscola::policy::PolicyResolver::new(&builtins, std::path::Path::new("."))
-        .resolve(name, None)
-    {
-        Ok(spec) => Ok(spec),
-        Err(_) => {
+    match Config::named_policy(cfg.as_ref(), name, None) {
+        Some(spec) => Ok(spec),
+        None => {
             let mut names: Vec<String> = cfg
                 .iter()
                 .flat_map(|c| c.policies.keys().cloned())

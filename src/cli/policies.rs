@@ -55,31 +55,23 @@ pub fn policies(a: PoliciesArgs) -> Exit {
         print_list(cfg.as_ref());
         return Exit::Ok;
     };
-    let spec = match &cfg {
-        Some(c) if c.policies.contains_key(&name) => c.policy_spec(&name, None),
-        _ => match briscola::policy::PolicyResolver::new(
-            &std::collections::BTreeMap::new(),
-            std::path::Path::new("."),
-        )
-        .resolve(&name, None)
-        {
-            Ok(spec) => spec,
-            Err(_) => {
-                let defined = cfg
-                    .as_ref()
-                    .map(|c| c.policies.keys().cloned().collect::<Vec<_>>().join(", "))
-                    .unwrap_or_default();
-                return report(&CliError::Usage(format!(
-                    "no policy named `{name}`; use a built-in ({}){}",
-                    PolicyKind::builtin_names(),
-                    if defined.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" or one defined in {} ({defined})", a.config.display())
-                    }
-                )));
-            }
-        },
+    let spec = match Config::named_policy(cfg.as_ref(), &name, None) {
+        Some(spec) => spec,
+        None => {
+            let defined = cfg
+                .as_ref()
+                .map(|c| c.policies.keys().cloned().collect::<Vec<_>>().join(", "))
+                .unwrap_or_default();
+            return report(&CliError::Usage(format!(
+                "no policy named `{name}`; use a built-in ({}){}",
+                PolicyKind::builtin_names(),
+                if defined.is_empty() {
+                    String::new()
+                } else {
+                    format!(" or one defined in {} ({defined})", a.config.display())
+                }
+            )));
+        }
     };
     outln!("{}", spec.describe().to_string().trim_end());
     Exit::Ok
@@ -117,9 +109,10 @@ fn print_list(cfg: Option<&Config>) {
     if let Some(c) = cfg {
         outln!();
         outln!("Defined in {}:", c.source_name);
-        for name in c.policies.keys() {
-            let s = c.policy_spec(name, None);
-            outln!("  {name} ({})", s.kind.as_str());
+        for (name, section) in &c.policies {
+            // The resolved kind (a rules policy that is a built-in is shown as that built-in).
+            let kind = c.policy_spec(name, None).map_or(section.kind, |s| s.kind);
+            outln!("  {name} ({})", kind.as_str());
         }
         outln!("`briscola policies NAME` prints one as the engine understands it.");
     }

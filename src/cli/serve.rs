@@ -46,7 +46,10 @@ fn offered(config: &std::path::Path) -> Result<BTreeMap<String, PolicySpec>, Cli
     if config.exists() {
         let cfg = Config::load(config)?;
         for name in cfg.policies.keys() {
-            out.insert(name.clone(), cfg.policy_spec(name, None));
+            out.extend(
+                cfg.policy_spec(name, None)
+                    .map(|s| (name.clone(), s.clone())),
+            );
         }
     }
     Ok(out)

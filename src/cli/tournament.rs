@@ -138,35 +138,34 @@ fn usage(msg: String) -> CliError {
     CliError::Usage(msg)
 }
 
-/// The policy `name` of a simulate run: the config's [policies.NAME] if a config is given,
-/// else a built-in kind.
+/// The policy `name` of a simulate run, as every command resolves a name
+/// ([`Config::named_policy`]): the config's [policies.NAME] if it defines it, else a built-in
+/// kind or the default search agent.
 fn resolve_policy(
     name: &str,
     cfg: Option<&Config>,
     tie: Option<TieBreak>,
     threshold: Option<u8>,
 ) -> Result<PolicySpec, CliError> {
-    if let Some(cfg) = cfg {
-        if cfg.policies.contains_key(name) {
-            return Ok(cfg.policy_spec(name, tie));
-        }
-        let defined: Vec<&str> = cfg.policies.keys().map(String::as_str).collect();
-        return Err(usage(format!(
-            "--policies: `{name}` is not defined in the config; its policies are {}",
-            defined.join(", ")
-        )));
-    }
-    if name == PolicyKind::Search.as_str() {
-        return Ok(PolicySpec::search_default());
-    }
-    let Some(kind) = PolicyKind::parse(name) else {
-        return Err(usage(format!(
-            "--policies: `{name}` is not a policy; without --config use a built-in ({}, search) (or give --config FILE to use its [policies.NAME])",
-            PolicyKind::builtin_names()
-        )));
+    let Some(mut spec) = Config::named_policy(cfg, name, tie) else {
+        return Err(usage(match cfg {
+            Some(cfg) => format!(
+                "--policies: `{name}` is not a policy; use one the config defines ({}) or a built-in ({}, search)",
+                cfg.policies
+                    .keys()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                PolicyKind::builtin_names()
+            ),
+            None => format!(
+                "--policies: `{name}` is not a policy; without --config use a built-in ({}, search) (or give --config FILE to use its [policies.NAME])",
+                PolicyKind::builtin_names()
+            ),
+        }));
     };
-    let mut spec = PolicySpec::paper(kind, tie.unwrap_or(TieBreak::AsReleased));
-    if matches!(kind, PolicyKind::Hoarder | PolicyKind::Counter)
+    // --threshold (never with --config) sets the built-in hoarder's and counter's.
+    if matches!(spec.kind, PolicyKind::Hoarder | PolicyKind::Counter)
         && let Some(t) = threshold
     {
         spec.threshold = t;
@@ -180,7 +179,7 @@ fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
         Some(path) => Some(Config::load(path)?),
         None => None,
     };
-    let main = cfg.as_ref().and_then(|c| c.studies().into_iter().next());
+    let main = cfg.as_ref().and_then(|c| c.studies().first().cloned());
     let tie = a.tie_break.map(|t| match t {
         TieBreakArg::AsReleased => TieBreak::AsReleased,
         TieBreakArg::AsWritten => TieBreak::AsWritten,
@@ -419,7 +418,7 @@ fn source_from_study(config: &Path, name: &str) -> Result<Source, CliError> {
         }
         shards.push(ExportShard::open(&s.dir, s.match_id)?);
     }
-    let (seed, deal_source, per) = match cfg.studies().into_iter().find(|s| s.name == name) {
+    let (seed, deal_source, per) = match cfg.studies().iter().find(|s| s.name == name) {
         Some(study) => (study.seed(), study.deal_source(), study.games_per_matchup()),
         None => {
             let first = shards

@@ -55,24 +55,24 @@ impl StoredGames {
 pub fn stored_names(cfg: &Config) -> Vec<(String, &'static str)> {
     let mut out: Vec<(String, &'static str)> = cfg
         .studies()
-        .into_iter()
-        .map(|s| (s.name, "study"))
+        .iter()
+        .map(|s| (s.name.clone(), "study"))
         .collect();
-    out.extend(cfg.sweeps().into_iter().map(|s| (s.name, "sweep")));
-    out.extend(cfg.leagues().into_iter().map(|l| (l.name, "league")));
+    out.extend(cfg.sweeps().iter().map(|s| (s.name.clone(), "sweep")));
+    out.extend(cfg.leagues().iter().map(|l| (l.name.clone(), "league")));
     out
 }
 
 /// The simulate jobs stored under `name`, or `None` when no study, sweep or league has it.
 fn jobs_of(cfg: &Config, name: &str) -> Option<(Vec<Job>, &'static str)> {
-    if let Some(s) = cfg.studies().into_iter().find(|s| s.name == name) {
-        return Some((stages::simulate::jobs(&s), "study"));
+    if let Some(s) = cfg.studies().iter().find(|s| s.name == name) {
+        return Some((stages::simulate::jobs(s), "study"));
     }
-    if let Some(s) = cfg.sweeps().into_iter().find(|s| s.name == name) {
-        return Some((stages::sweep::jobs(cfg, &s), "sweep"));
+    if let Some(s) = cfg.sweeps().iter().find(|s| s.name == name) {
+        return Some((stages::sweep::jobs(cfg, s), "sweep"));
     }
-    if let Some(l) = cfg.leagues().into_iter().find(|l| l.name == name) {
-        return Some((stages::league::simulate_jobs(&l), "league"));
+    if let Some(l) = cfg.leagues().iter().find(|l| l.name == name) {
+        return Some((stages::league::simulate_jobs(l), "league"));
     }
     None
 }

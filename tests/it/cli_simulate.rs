@@ -137,6 +137,65 @@ fn out_under_a_regular_file_exits_2_naming_out() {
     );
 }
 
+/// Every command resolves a policy name one way (`Config::named_policy`): with --config, a
+/// name the file does not define is still a built-in kind or the default search agent, as the
+/// file's own studies resolve it (simulate used to refuse them); a name that is neither is
+/// exit 2 naming the config's policies and the built-ins.
+#[test]
+fn with_a_config_simulate_takes_built_ins_and_names_what_exists() {
+    let dir = study(BASE_CONFIG);
+    let o = briscola(
+        &[
+            "simulate",
+            "--config",
+            "pipeline.toml",
+            "--policies",
+            "greedy,random,search",
+            "--games",
+            "9",
+            "--out",
+            "out",
+        ],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let shard = |m: &str| {
+        dir.path()
+            .join("out")
+            .join(m)
+            .join(briscola::tournament::SHARD_FILE)
+    };
+    let json = std::fs::read_to_string(shard("random-vs-search")).unwrap();
+    assert!(
+        json.contains("\"worlds\""),
+        "the default search agent: {json}"
+    );
+
+    let o = briscola(
+        &[
+            "simulate",
+            "--config",
+            "pipeline.toml",
+            "--policies",
+            "greedy,nobody",
+            "--out",
+            "out2",
+        ],
+        dir.path(),
+    );
+    assert_bad_input(
+        &o,
+        "undefined with a config",
+        &[
+            "--policies",
+            "nobody",
+            "counter, greedy, hoarder",
+            "random",
+            "search",
+        ],
+    );
+}
+
 #[test]
 fn threshold_beyond_u8_names_the_real_range() {
     let dir = tempfile::tempdir().unwrap();

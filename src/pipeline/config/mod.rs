@@ -11,6 +11,8 @@ pub mod config_input;
 pub mod executor_config;
 pub mod league_config;
 pub mod pipeline_config;
+pub mod resolved_config;
+pub mod study;
 pub mod study_names;
 pub mod study_rules;
 pub mod sweep_config;

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 pub use crate::report::ReportFormat;
 use serde::{Deserialize, Serialize};
 
+pub use super::study::{GameCount, Study};
 use crate::policy::{PolicyKind, PolicySpec, TieBreak, threshold_problem};
 pub use crate::policy::{PolicyResolver, PolicySection};
 use crate::tournament::{DealSourceKind, TournamentSpec};
@@ -229,100 +230,9 @@ pub struct Config {
     /// The file's text as read (not part of the file; shown in provenance).
     #[serde(skip)]
     pub source_text: String,
-}
-
-/// One concrete study to simulate and analyse: the main one (`[study] name`) or a variant.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Study {
-    /// The main study's `[study] name`, else the variant's name.
-    pub name: String,
-    /// Human label.
-    pub label: String,
-    /// How many games, as the configuration asks: in all, or per matchup.
-    pub games: GameCount,
-    /// What is played: the policies in matchup order, deal source, seed, games per matchup,
-    /// rules, reading and trick log. `briscola simulate` builds the same type from its flags,
-    /// and both turn matchups into shards through [`TournamentSpec::shard_spec`].
-    pub tournament: TournamentSpec,
-    /// Scored against the paper even when its design is its own (`compare_to_paper = true`).
-    pub compare_to_paper: bool,
-}
-
-/// A study's game count, as the configuration gives it.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum GameCount {
-    /// Games requested in all (each matchup plays `floor(n / k^2)`).
-    Total(u64),
-    /// Games per ordered matchup.
-    PerMatchup(u64),
-}
-
-impl GameCount {
-    fn from_fields(total: Option<u64>, per: Option<u64>) -> Option<GameCount> {
-        match (total, per) {
-            (Some(t), None) => Some(GameCount::Total(t)),
-            (None, Some(p)) => Some(GameCount::PerMatchup(p)),
-            _ => None,
-        }
-    }
-}
-
-impl GameCount {
-    /// Games each ordered matchup plays among `k` policies.
-    pub fn per_matchup(self, k: usize) -> u64 {
-        let cells = (k as u64 * k as u64).max(1);
-        match self {
-            GameCount::Total(n) => n / cells,
-            GameCount::PerMatchup(p) => p,
-        }
-    }
-}
-
-impl Study {
-    /// Games each ordered matchup plays.
-    pub fn games_per_matchup(&self) -> u64 {
-        self.tournament.games_per_matchup()
-    }
-
-    /// The policies, in matchup order, fully specified.
-    pub fn policies(&self) -> &[PolicySpec] {
-        self.tournament.policies()
-    }
-
-    /// Deal source.
-    pub fn deal_source(&self) -> DealSourceKind {
-        self.tournament.deal_source()
-    }
-
-    /// Seed.
-    pub fn seed(&self) -> i64 {
-        self.tournament.seed()
-    }
-
-    /// The rules its games are played under (the standard game for the main study).
-    pub fn rules(&self) -> crate::game::RulesSpec {
-        self.tournament.rules()
-    }
-
-    /// How a follower reads "win the trick" when its partner is winning.
-    pub fn reading(&self) -> crate::policy::FollowReading {
-        self.tournament.reading()
-    }
-
-    /// Whether its shards write the trick table too (`simulate.trick_log`).
-    pub fn trick_log(&self) -> bool {
-        self.tournament.trick_log()
-    }
-
-    /// Games requested in all (for `PerMatchup`, the total played).
-    pub fn games_requested(&self) -> u64 {
-        let k = self.policies().len() as u64;
-        match self.games {
-            GameCount::Total(n) => n,
-            GameCount::PerMatchup(p) => p * k * k,
-        }
-    }
+    /// What validation derived: policies, studies, sweeps and leagues, resolved once.
+    #[serde(skip)]
+    resolved: super::resolved_config::ResolvedConfig,
 }
 
 impl Config {
@@ -429,7 +339,7 @@ impl Config {
                 message,
             }
         })?;
-        super::sweep_config::sweeps(&cfg.sweep_context(), &cfg.sweeps).map_err(
+        let sweeps = super::sweep_config::sweeps(&cfg.sweep_context(), &cfg.sweeps).map_err(
             |(field, message)| {
                 let (line, column) = locator.position_of(&field);
                 ConfigError::Invalid {
@@ -441,9 +351,7 @@ impl Config {
                 }
             },
         )?;
-        // Needs every policy resolved (so after the policy check: a bad policy is its own
-        // error, never a panic in resolving it).
-        check_distinct_designs(&cfg.studies()).map_err(|(field, message)| {
+        cfg.resolved = cfg.resolve(sweeps).map_err(|(field, message)| {
             let (line, column) = locator.position_of(&field);
             ConfigError::Invalid {
                 path: path.to_path_buf(),
@@ -456,19 +364,53 @@ impl Config {
         Ok(cfg)
     }
 
+    /// The typed plan of a checked config: every defined policy under each tie-break override,
+    /// the studies (distinct designs), the expanded `sweeps` and the leagues. Runs after the
+    /// policy check, so a bad policy is its own error before any study resolves it.
+    fn resolve(
+        &self,
+        sweeps: Vec<super::sweep_config::Sweep>,
+    ) -> Result<super::resolved_config::ResolvedConfig, (String, String)> {
+        let mut policies = BTreeMap::new();
+        for name in self.policies.keys() {
+            for tie in super::resolved_config::tie_overrides() {
+                policies.insert((name.clone(), tie), self.resolve_spec(name, tie)?);
+            }
+        }
+        let studies = self.build_studies()?;
+        check_distinct_designs(&studies)?;
+        let mut leagues = Vec::new();
+        for (name, l) in &self.leagues {
+            let mut specs = BTreeMap::new();
+            for p in &l.policies {
+                specs.insert(p.clone(), self.resolve_spec(p, None)?);
+            }
+            leagues.push(super::league_config::League::resolve(name, l, |p| {
+                specs[p].clone()
+            }));
+        }
+        Ok(super::resolved_config::ResolvedConfig {
+            policies,
+            studies,
+            sweeps,
+            leagues,
+        })
+    }
+
     /// What expanding the sweeps needs of this configuration.
     fn sweep_context(&self) -> super::sweep_config::SweepContext<'_> {
         super::sweep_config::SweepContext {
-            studies: self.studies().into_iter().map(|s| s.name).collect(),
+            studies: std::iter::once(self.main_name().to_string())
+                .chain(self.variants.keys().cloned())
+                .collect(),
             policies: &self.policies,
             base_dir: &self.base_dir,
         }
     }
 
-    /// Every `[sweeps.*]` section, expanded (validated at load).
-    pub fn sweeps(&self) -> Vec<super::sweep_config::Sweep> {
-        super::sweep_config::sweeps(&self.sweep_context(), &self.sweeps)
-            .unwrap_or_else(|e| panic!("a validated config expands its sweeps: {e:?}"))
+    /// Every `[sweeps.*]` section, expanded (at load), in name order.
+    pub fn sweeps(&self) -> &[super::sweep_config::Sweep] {
+        &self.resolved.sweeps
     }
 
     /// Every semantic check; the error is (dotted field, what is wrong and what is valid).
@@ -637,7 +579,7 @@ impl Config {
             super::study_rules::check(
                 v.rules.unwrap_or_default(),
                 v.reading.unwrap_or_default(),
-                &self.variant_policies(v),
+                &self.variant_policies(v)?,
             )
             .map_err(|m| bad(&field, m))?;
         }
@@ -808,20 +750,54 @@ impl Config {
         self.study.name.as_deref().unwrap_or(DEFAULT_MAIN_NAME)
     }
 
-    /// The fully specified policy `name` (must be defined), with an optional tie-break override.
-    pub fn policy_spec(&self, name: &str, tie_override: Option<TieBreak>) -> PolicySpec {
-        PolicyResolver::new(&self.policies, &self.base_dir)
-            .resolve(name, tie_override)
-            .unwrap_or_else(|e| panic!("a validated config resolves its policies: {e:?}"))
+    /// The fully specified policy `name` as `[policies.NAME]` defines it (resolved at load),
+    /// with an optional tie-break override; `None` if the file does not define `name`.
+    pub fn policy_spec(&self, name: &str, tie_override: Option<TieBreak>) -> Option<&PolicySpec> {
+        self.resolved
+            .policies
+            .get(&(name.to_string(), tie_override))
     }
 
-    /// The main study followed by the variants, in name order.
-    pub fn studies(&self) -> Vec<Study> {
-        let policies = |tie: Option<TieBreak>| -> Vec<PolicySpec> {
+    /// The one way a command turns a policy name into a spec: the study file's
+    /// `[policies.NAME]` when `cfg` defines it, else a built-in kind or the default search
+    /// agent ([`PolicyResolver::builtin`]), as the file's own studies resolve a bare name.
+    pub fn named_policy(
+        cfg: Option<&Config>,
+        name: &str,
+        tie: Option<TieBreak>,
+    ) -> Option<PolicySpec> {
+        match cfg.and_then(|c| c.policy_spec(name, tie)) {
+            Some(spec) => Some(spec.clone()),
+            None => PolicyResolver::builtin(name, tie),
+        }
+    }
+
+    /// `name` resolved as the file's policies see it (a defined policy, a built-in kind or the
+    /// default search agent): while the config is being checked and resolved, and for names
+    /// it does not define.
+    fn resolve_spec(
+        &self,
+        name: &str,
+        tie: Option<TieBreak>,
+    ) -> Result<PolicySpec, (String, String)> {
+        PolicyResolver::new(&self.policies, &self.base_dir)
+            .resolve(name, tie)
+            .map_err(|e| (e.field, e.message))
+    }
+
+    /// The main study followed by the variants, in name order (resolved at load).
+    pub fn studies(&self) -> &[Study] {
+        &self.resolved.studies
+    }
+
+    /// The main study followed by the variants: each study's tournament through the same
+    /// checks `briscola simulate` runs.
+    fn build_studies(&self) -> Result<Vec<Study>, (String, String)> {
+        let policies = |tie: Option<TieBreak>| -> Result<Vec<PolicySpec>, (String, String)> {
             self.simulate
                 .policies
                 .iter()
-                .map(|n| self.policy_spec(n, tie))
+                .map(|n| self.resolve_spec(n, tie))
                 .collect()
         };
         let main_games = self.main_games();
@@ -833,22 +809,26 @@ impl Config {
                 .clone()
                 .unwrap_or_else(|| DEFAULT_MAIN_LABEL.to_string()),
             games: main_games,
-            tournament: self.tournament(
-                policies(None),
-                self.simulate.deal_source,
-                self.simulate.seed,
-                main_games,
-            ),
+            tournament: self
+                .tournament(
+                    policies(None)?,
+                    self.simulate.deal_source,
+                    self.simulate.seed,
+                    main_games,
+                )
+                .map_err(|m| ("simulate".to_string(), m))?,
             compare_to_paper: self.study.compare_to_paper.unwrap_or(false),
         }];
         for (name, v) in &self.variants {
             let games = GameCount::from_fields(v.games, v.games_per_matchup).unwrap_or(main_games);
-            let tournament = self.tournament(
-                self.variant_policies(v),
-                v.deal_source.unwrap_or(self.simulate.deal_source),
-                v.seed.unwrap_or(self.simulate.seed),
-                games,
-            );
+            let tournament = self
+                .tournament(
+                    self.variant_policies(v)?,
+                    v.deal_source.unwrap_or(self.simulate.deal_source),
+                    v.seed.unwrap_or(self.simulate.seed),
+                    games,
+                )
+                .map_err(|m| (format!("variants.{name}"), m))?;
             out.push(Study {
                 name: name.clone(),
                 label: v.label.clone(),
@@ -858,27 +838,28 @@ impl Config {
                 compare_to_paper: v.compare_to_paper.unwrap_or(false),
             });
         }
-        out
+        Ok(out)
     }
 
     /// A study's tournament, through the same checks `briscola simulate` runs
-    /// ([`TournamentSpec::new`]); validation has already refused what they refuse.
+    /// ([`TournamentSpec::new`]; validation has already refused what they refuse, so an error
+    /// here is a check missing from [`Config::validate`], reported as one).
     fn tournament(
         &self,
         policies: Vec<PolicySpec>,
         deal_source: DealSourceKind,
         seed: i64,
         games: GameCount,
-    ) -> TournamentSpec {
+    ) -> Result<TournamentSpec, String> {
         let per = games.per_matchup(policies.len());
-        TournamentSpec::new(policies, deal_source, seed, per)
-            .unwrap_or_else(|e| panic!("a validated config builds its tournaments: {e}"))
-            .with_trick_log(self.simulate.trick_log)
+        Ok(TournamentSpec::new(policies, deal_source, seed, per)
+            .map_err(|e| e.to_string())?
+            .with_trick_log(self.simulate.trick_log))
     }
 
     /// A variant's policies: its own list (or the main one), each with the variant's tie-break
     /// and its `[variants.NAME.policy.*]` overrides applied.
-    fn variant_policies(&self, v: &VariantSection) -> Vec<PolicySpec> {
+    fn variant_policies(&self, v: &VariantSection) -> Result<Vec<PolicySpec>, (String, String)> {
         v.policies
             .as_ref()
             .unwrap_or(&self.simulate.policies)
@@ -886,13 +867,13 @@ impl Config {
             .filter(|n| self.policies.contains_key(*n))
             .map(|n| {
                 let o = v.policy.get(n);
-                let mut spec = self.policy_spec(n, o.and_then(|o| o.tie_break).or(v.tie_break));
+                let mut spec = self.resolve_spec(n, o.and_then(|o| o.tie_break).or(v.tie_break))?;
                 if let Some(t) = o.and_then(|o| o.threshold)
                     && spec.kind != PolicyKind::Greedy
                 {
                     spec.threshold = t;
                 }
-                spec
+                Ok(spec)
             })
             .collect()
     }
@@ -920,11 +901,11 @@ impl Config {
             check_name(name).map_err(|m| (format!("leagues.{name}"), m))?;
             super::league_config::check(name, l, &defined, &taken)?;
             if let Some(rules) = l.rules {
-                let specs: Vec<_> = l
+                let specs = l
                     .policies
                     .iter()
-                    .map(|p| self.policy_spec(p, None))
-                    .collect();
+                    .map(|p| self.resolve_spec(p, None))
+                    .collect::<Result<Vec<_>, _>>()?;
                 super::study_rules::check_league(rules, &specs).map_err(|(i, m)| match i {
                     Some(i) => (format!("leagues.{name}.policies[{i}]"), m),
                     None => (format!("leagues.{name}.rules"), m),
@@ -934,14 +915,9 @@ impl Config {
         Ok(())
     }
 
-    /// Every league, in name order.
-    pub fn leagues(&self) -> Vec<super::league_config::League> {
-        self.leagues
-            .iter()
-            .map(|(name, l)| {
-                super::league_config::League::resolve(name, l, |p| self.policy_spec(p, None))
-            })
-            .collect()
+    /// Every league, in name order (resolved at load).
+    pub fn leagues(&self) -> &[super::league_config::League] {
+        &self.resolved.leagues
     }
 
     /// Path of the published-figures file, if one is configured.

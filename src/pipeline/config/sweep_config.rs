@@ -571,8 +571,8 @@ games_per_matchup = 100
                 "[sweeps.sw]\nlabel = \"s\"\npolicy = {{ kind = \"epsilon\", base = \"greedy\", eps = \"{{e}}\" }}\ngrid = {{ e = {values} }}\nopponents = [\"greedy\"]\nseed = 1\ngames_per_matchup = 5\n"
             )
         };
-        let narrow = load(&text("[0.1, 0.2]")).unwrap().sweeps();
-        let wide = load(&text("[0, 0.1, 0.2, 0.5]")).unwrap().sweeps();
+        let narrow = load(&text("[0.1, 0.2]")).unwrap().sweeps().to_vec();
+        let wide = load(&text("[0, 0.1, 0.2, 0.5]")).unwrap().sweeps().to_vec();
         assert_eq!(narrow[0].points[..], wide[0].points[1..3]);
     }
 }

@@ -26,24 +26,24 @@ pub enum PlanError {
 pub fn plan(cfg: &Config) -> Result<Vec<Job>, PlanError> {
     let studies = cfg.studies();
     let mut jobs = Vec::new();
-    for s in &studies {
+    for s in studies {
         jobs.extend(stages::simulate::jobs(s));
     }
     let leagues = cfg.leagues();
-    for l in &leagues {
+    for l in leagues {
         jobs.extend(stages::league::simulate_jobs(l));
     }
-    for s in &studies {
+    for s in studies {
         jobs.extend(stages::aggregate::jobs(s));
     }
-    for s in &studies {
+    for s in studies {
         jobs.push(stages::test::job(cfg, s));
         jobs.push(stages::regress::job(cfg, s));
     }
-    for s in &cfg.sweeps() {
+    for s in cfg.sweeps() {
         jobs.extend(stages::sweep::jobs(cfg, s));
     }
-    for l in &leagues {
+    for l in leagues {
         jobs.extend(stages::league::jobs(l));
     }
     let (published_text, published) = match (cfg.published_path(), &cfg.study.published) {

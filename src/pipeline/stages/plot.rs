@@ -16,7 +16,7 @@ pub const CODE: &str = env!("BRISCOLA_CODE_PLOT");
 /// Study metadata for every study of `cfg`.
 pub fn metas(cfg: &Config) -> Vec<StudyMeta> {
     cfg.studies()
-        .into_iter()
+        .iter()
         .map(|s| StudyMeta {
             name: s.name.clone(),
             label: s.label.clone(),

@@ -32,9 +32,9 @@ pub fn job(cfg: &Config, templates: BTreeMap<String, String>, published_text: St
     deps.push("plot".to_string());
     let compare_to_paper: BTreeSet<String> = cfg
         .studies()
-        .into_iter()
+        .iter()
         .filter(|s| s.compare_to_paper)
-        .map(|s| s.name)
+        .map(|s| s.name.clone())
         .collect();
     let mut params = serde_json::json!({
         "studies": metas,

@@ -49,6 +49,9 @@ const KEY_WEAKEST_FIRST: [u8; 64] = key_table(false, true);
 const KEY_POINTS_ONLY: [u8; 64] = key_table(true, false);
 
 impl TieBreak {
+    /// Every reading, in declaration order.
+    pub const ALL: [TieBreak; 2] = [TieBreak::AsReleased, TieBreak::AsWritten];
+
     /// The name used in `pipeline.toml` and on the command line.
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -54,6 +54,14 @@ impl<'a> PolicyResolver<'a> {
         PolicyResolver { sections, base_dir }
     }
 
+    /// A name no study file defines: a built-in kind ([`PolicyKind::builtin_names`]) under
+    /// `tie` (default: as released), or the default search agent; `None` for any other name.
+    pub fn builtin(name: &str, tie: Option<TieBreak>) -> Option<PolicySpec> {
+        PolicyResolver::new(&BTreeMap::new(), Path::new("."))
+            .resolve(name, tie)
+            .ok()
+    }
+
     /// Check every defined policy (fields for its kind, rules, references, cycles).
     pub fn check_all(&self) -> Result<(), PolicyDefError> {
         for name in self.sections.keys() {
