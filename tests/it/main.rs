@@ -20,6 +20,7 @@ mod four_policy_recipe;
 mod hostile_inputs;
 mod keyed_engine;
 mod league;
+mod mixture_policy;
 mod onnx_policy;
 mod paper_study;
 mod parallel_jobs;

@@ -317,9 +317,10 @@ impl Config {
         PolicyResolver::new(&cfg.policies, &cfg.base_dir)
             .check_all()
             .map_err(|e| {
-                let (line, column) = match e.offset {
-                    Some(o) => locator.position_inside(&e.field, o),
-                    None => locator.position_of(&e.field),
+                let (line, column) = match (e.offset, e.at_value) {
+                    (Some(o), _) => locator.position_inside(&e.field, o),
+                    (None, true) => locator.value_position(&e.field),
+                    (None, false) => locator.position_of(&e.field),
                 };
                 ConfigError::Invalid {
                     path: path.to_path_buf(),
@@ -418,7 +419,6 @@ impl Config {
         self.executor.validate()?;
         self.check_names()?;
         self.check_simulate_policies()?;
-        self.check_thresholds()?;
         let main_games = self.check_simulate_games()?;
         for (name, v) in &self.variants {
             self.check_variant(name, v, main_games)?;
@@ -498,16 +498,6 @@ impl Config {
                         self.defined_policies()
                     ),
                 ));
-            }
-        }
-        Ok(())
-    }
-
-    /// Only hoarder and counter policies have a threshold, and it is at most `MAX_THRESHOLD`.
-    fn check_thresholds(&self) -> Result<(), (String, String)> {
-        for (name, p) in &self.policies {
-            if let Some(message) = p.threshold.and_then(|t| threshold_problem(p.kind, t)) {
-                return Err(bad(&format!("policies.{name}.threshold"), message));
             }
         }
         Ok(())
@@ -1098,56 +1088,7 @@ const FIELD_HINTS: &[(&str, &str)] = &[
         "true or false (write each shard's trick table, tricks.parquet)",
     ),
     ("policies", "one [policies.NAME] section per policy"),
-    (
-        "policies.*",
-        "a table with kind = \"greedy\" | \"hoarder\" | \"counter\" (optional threshold), \"random\", \"rules\" (lead, follow), \"switch\" (play, while, otherwise), \"epsilon\" (base, eps, moves) or \"onnx\" (model, encoding, optional output, sampling, batch), and an optional tie_break",
-    ),
-    (
-        "policies.*.kind",
-        "\"greedy\", \"hoarder\", \"counter\", \"random\", \"rules\", \"switch\", \"epsilon\" or \"onnx\"",
-    ),
-    (
-        "policies.*.lead",
-        "a list of rules, e.g. [\"cheapest of !trump\", \"cheapest\"] (see `briscola policies --language`)",
-    ),
-    (
-        "policies.*.follow",
-        "a list of rules, e.g. [\"cheapest-by-points of led-suit & wins\", \"cheapest\"]",
-    ),
-    ("policies.*.play", "the name of a policy, e.g. \"greedy\""),
-    ("policies.*.while", "a condition, e.g. \"stock > 10\""),
-    (
-        "policies.*.otherwise",
-        "the name of a policy, e.g. \"counter\"",
-    ),
-    ("policies.*.base", "the name of a policy, e.g. \"greedy\""),
-    ("policies.*.eps", "a probability from 0 to 1, e.g. 0.05"),
-    (
-        "policies.*.moves",
-        "\"lead\" (leader moves only) or \"all\"",
-    ),
     ("policies.*.deals_as", "a policy name, e.g. \"greedy\""),
-    (
-        "policies.*.model",
-        "the path of an .onnx file relative to the study file, e.g. \"models/briscolabot-v3/briscola-bot-v3.onnx\"",
-    ),
-    (
-        "policies.*.encoding",
-        "an encoding name: \"briscolabot-v3\"",
-    ),
-    (
-        "policies.*.output",
-        "the name of the graph node giving each card's score (logit, before any softmax), e.g. \"/Where_output_0\"",
-    ),
-    ("policies.*.sampling", "\"argmax\" or \"sample\""),
-    (
-        "policies.*.batch",
-        "a whole number of games from 1 to 4096 (games evaluated together)",
-    ),
-    (
-        "policies.*.threshold",
-        "a whole number of points from 0 to {MAX_THRESHOLD} (hoarder and counter only)",
-    ),
     ("policies.*.tie_break", "\"as-released\" or \"as-written\""),
     ("variants", "one [variants.NAME] section per further study"),
     (
@@ -1235,6 +1176,22 @@ fn field_hint(field: &str) -> Option<String> {
         None => field,
     };
     let parts: Vec<&str> = base.split('.').collect();
+    // A policy's kind and its kind's fields: from the kinds' own schemas.
+    match parts[..] {
+        ["policies", _] => {
+            return Some(format!(
+                "a table with kind = {} and that kind's fields (see `briscola policies NAME`), and an optional tie_break",
+                PolicyKind::names()
+            ));
+        }
+        ["policies", _, "kind"] => return Some(PolicyKind::names()),
+        ["policies", _, field] => {
+            if let Some(valid) = PolicyKind::field_valid(field) {
+                return Some(valid.to_string());
+            }
+        }
+        _ => {}
+    }
     FIELD_HINTS
         .iter()
         .chain(super::league_config::FIELD_HINTS)
@@ -1290,12 +1247,7 @@ fn explain_serde_error(message: &str, at: Option<String>) -> (String, String) {
             format!("unknown key `{key}` (misspelt or misplaced?); valid keys here: {valid}"),
         );
     }
-    let plain = message
-        .replace("expected u64", "expected a whole number >= 0")
-        .replace("expected u8", "expected a whole number from 0 to 255")
-        .replace("expected i64", "expected an integer")
-        .replace("expected f64", "expected a number")
-        .replace(" as i128", "");
+    let plain = crate::policy::plain_message(message);
     let msg = match field_hint(&at) {
         Some(h) => format!("{plain}; valid: {h}"),
         None => plain,
@@ -1403,6 +1355,14 @@ impl Locator<'_> {
                 line_col(self.text, s + 1 + offset)
             }
             _ => self.position_of(field),
+        }
+    }
+
+    /// Line and column where `field`'s value starts (else where its key is).
+    fn value_position(&self, field: &str) -> (usize, usize) {
+        match self.value_start(field) {
+            Some(s) => line_col(self.text, s),
+            None => self.position_of(field),
         }
     }
 

@@ -89,6 +89,86 @@ impl Policy for Epsilon {
     }
 }
 
+/// The `epsilon` kind's seam: `base`, exploring with probability `eps` on `moves`.
+pub(super) struct EpsilonKind;
+
+const FIELDS: [super::Field; 3] = [
+    super::Field {
+        name: "base",
+        required: true,
+        valid: "the name of a policy, e.g. \"greedy\"",
+    },
+    super::Field {
+        name: "eps",
+        required: true,
+        valid: "a probability from 0 to 1, e.g. 0.05",
+    },
+    super::Field {
+        name: "moves",
+        required: false,
+        valid: "\"lead\" (leader moves only) or \"all\"",
+    },
+];
+
+impl super::KindSeam for EpsilonKind {
+    fn summary(&self, _: &super::PolicySpec) -> String {
+        "epsilon".into()
+    }
+
+    fn fields(&self) -> &'static [super::Field] {
+        &FIELDS
+    }
+
+    fn resolve(
+        &self,
+        cx: &mut super::KindContext<'_>,
+        spec: &mut super::PolicySpec,
+    ) -> Result<(), super::PolicyDefError> {
+        let moves = cx.get::<EpsMoves>("moves")?.unwrap_or_default();
+        let eps = cx.get::<f64>("eps")?.unwrap_or(f64::NAN);
+        if !(0.0..=1.0).contains(&eps) {
+            return Err(cx.error(
+                "eps",
+                format!(
+                    "{eps} is not a probability; use a number from 0 (never explore) to 1 (always play a uniformly random card), e.g. 0.05"
+                ),
+            ));
+        }
+        let base = cx.policy("base")?;
+        spec.def = Some(super::PolicyDef::Epsilon {
+            base: Box::new(base),
+            eps: super::Prob(eps),
+            moves,
+        });
+        Ok(())
+    }
+
+    fn build(&self, spec: &super::PolicySpec) -> Result<AnyPolicy, super::PolicyBuildError> {
+        let Some(super::PolicyDef::Epsilon { base, eps, moves }) = &spec.def else {
+            return Err(super::PolicyBuildError::missing_def(spec));
+        };
+        Ok(AnyPolicy::Epsilon(std::sync::Arc::new(Epsilon::new(
+            base.try_build()?,
+            eps.0,
+            *moves,
+        ))))
+    }
+
+    fn describe(&self, spec: &super::PolicySpec, d: &mut super::Describer<'_>) {
+        if let Some(super::PolicyDef::Epsilon { base, eps, moves }) = &spec.def {
+            d.line(&format!(
+                "with probability {} on {} moves: a uniformly random card of the hand (seat stream); otherwise:",
+                eps.0,
+                match moves {
+                    EpsMoves::Lead => "leader",
+                    EpsMoves::All => "all",
+                }
+            ));
+            d.policy(base);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -174,6 +174,7 @@ impl AnyPolicy {
             AnyPolicy::Epsilon(p) => p.explain(view, rng),
             AnyPolicy::Search(p) => p.explain(view, rng),
             AnyPolicy::Exploit(p) => p.explain(view, rng),
+            AnyPolicy::Dyn(p) => p.explain(view, rng),
         }
     }
 

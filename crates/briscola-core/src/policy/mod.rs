@@ -8,22 +8,31 @@
 //! a [`Switch`] between two policies, or a policy with an exploration probability
 //! ([`Epsilon`]); the paper's three are shipped as definitions ([`builtin_defs`]).
 //!
-//! To add a policy kind: write `src/policy/<name>.rs` with a type implementing [`Policy`], add a
-//! [`PolicyKind`] variant, an arm in [`PolicySpec::try_build`] and an [`AnyPolicy`] variant
-//! (pairs of new kinds are dispatched through [`AnyPolicy`]'s own `match`; only the built-ins
-//! and rule programs are monomorphised per pair). Its matchups' cache keys change; no others do.
+//! To add a policy kind: write `src/policy/<name>.rs` with a type implementing [`Policy`] and
+//! [`KindPolicy`] (its decision and explanation), and a value implementing [`KindSeam`] (its
+//! study-file fields and checks, its parameters as [`KindParams`], its description), then
+//! register it with one line in [`kinds`] (and `mod <name>;` here). It plays through
+//! [`AnyPolicy::Dyn`]; `mixture.rs` is such a kind. Only the built-ins and rule programs are
+//! monomorphised per pair in the engine's loop. No existing cache key changes.
 
 pub mod builtin_defs;
 mod counter;
 mod epsilon;
 mod explain;
 mod exploit;
+mod field_value;
 mod greedy;
 mod hoarder;
+mod kind_params;
+mod kind_seam;
+mod kinds;
 pub mod lang;
+mod mixture;
 pub mod onnx;
 mod order;
+mod paper_kind;
 mod policy_def;
+mod policy_def_error;
 mod policy_description;
 mod policy_resolver;
 mod policy_section;
@@ -39,19 +48,52 @@ mod table_policy;
 mod table_props;
 mod target_memo;
 
+// The registry of policy kinds: one line each (see `kinds.rs`). A new kind goes at the end.
+kinds::policy_kinds! {
+    /// Definition 1: take every trick it can.
+    Greedy = "greedy" => paper_kind::PaperKind::GREEDY,
+    /// Definition 2: spend a trump only on a valuable trick.
+    Hoarder = "hoarder" => paper_kind::PaperKind::HOARDER,
+    /// Definition 3: hoarder plus the carico trap from public memory.
+    Counter = "counter" => paper_kind::PaperKind::COUNTER,
+    /// Rules written in the policy language.
+    Rules = "rules" => lang::RulesKind,
+    /// One policy while a condition holds, another otherwise.
+    Switch = "switch" => switch::SwitchKind,
+    /// A policy that plays a uniformly random card with probability eps.
+    Epsilon = "epsilon" => epsilon::EpsilonKind,
+    /// Determinized search (PIMC) solving sampled worlds with alpha-beta.
+    Search = "search" => search::SearchKind,
+    /// A uniformly random card of the hand, from the seat's own stream.
+    Random = "random" => random::RandomKind,
+    /// A policy network in an ONNX file (e.g. BriscolaBot-v3).
+    Onnx = "onnx" => onnx::OnnxKind,
+    /// A best response to a known deterministic policy: worlds consistent with the target's
+    /// plays, searched with the target's moves from its policy.
+    Exploit = "exploit" => exploit::ExploitKind,
+    /// A behavioural mixture: at each decision one of several policies, drawn by weight.
+    Mixture = "mixture" => mixture::MixtureKind,
+}
+
 pub use crate::game::{Policy, SeatRng, SeatView};
 pub use counter::Counter;
 pub use epsilon::{EpsMoves, Epsilon};
 pub use explain::{Explanation, Rule};
 pub use exploit::{DEFAULT_EXPLOIT_HORIZON, DEFAULT_EXPLOIT_WORLDS, Exploit, World, Worlds};
+pub use field_value::{FieldValue, plain_message};
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
+pub use kind_params::{KindParams, Param};
+pub use kind_seam::{Field, KindContext, KindPolicy, KindSeam};
+pub use kinds::BUILTIN_KINDS;
 pub use lang::RuleProgram;
+pub use mixture::Mixture;
 pub use onnx::{CARDS, Encoding, OnnxError, OnnxModel, OnnxPolicy, Sampling};
 pub use order::TieBreak;
 pub use policy_def::{PolicyDef, Prob};
-pub use policy_description::PolicyDescription;
-pub use policy_resolver::{PolicyDefError, PolicyResolver};
+pub use policy_def_error::PolicyDefError;
+pub use policy_description::{Describer, PolicyDescription};
+pub use policy_resolver::PolicyResolver;
 pub use policy_section::PolicySection;
 pub use random::Random;
 pub use search::{DEFAULT_HORIZON, DEFAULT_WORLDS, MAX_HORIZON, MAX_WORLDS, Search};
@@ -97,102 +139,6 @@ pub fn threshold_problem(kind: PolicyKind, threshold: u8) -> Option<String> {
     })
 }
 
-/// Which rule a policy follows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PolicyKind {
-    /// Definition 1: take every trick it can.
-    Greedy,
-    /// Definition 2: spend a trump only on a valuable trick.
-    Hoarder,
-    /// Definition 3: hoarder plus the carico trap from public memory.
-    Counter,
-    /// Rules written in the policy language.
-    Rules,
-    /// One policy while a condition holds, another otherwise.
-    Switch,
-    /// A policy that plays a uniformly random card with probability eps.
-    Epsilon,
-    /// Determinized search (PIMC) solving sampled worlds with alpha-beta.
-    Search,
-    /// A uniformly random card of the hand, from the seat's own stream.
-    Random,
-    /// A policy network in an ONNX file (e.g. BriscolaBot-v3).
-    Onnx,
-    /// A best response to a known deterministic policy: worlds consistent with the target's
-    /// plays, searched with the target's moves from its policy.
-    Exploit,
-}
-
-/// The kinds a study or a command may name without defining them (`greedy`, `hoarder`,
-/// `counter`, `random`): one list, used by every place that resolves a bare name.
-pub const BUILTIN_KINDS: [PolicyKind; 4] = [
-    PolicyKind::Greedy,
-    PolicyKind::Hoarder,
-    PolicyKind::Counter,
-    PolicyKind::Random,
-];
-
-impl PolicyKind {
-    /// The name used in `pipeline.toml` (`greedy`, `hoarder`, `counter`, `random`, ...).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            PolicyKind::Greedy => "greedy",
-            PolicyKind::Hoarder => "hoarder",
-            PolicyKind::Counter => "counter",
-            PolicyKind::Rules => "rules",
-            PolicyKind::Switch => "switch",
-            PolicyKind::Epsilon => "epsilon",
-            PolicyKind::Search => "search",
-            PolicyKind::Random => "random",
-            PolicyKind::Onnx => "onnx",
-            PolicyKind::Exploit => "exploit",
-        }
-    }
-
-    /// Parse a built-in kind's name (one of [`BUILTIN_KINDS`]).
-    pub fn parse(name: &str) -> Option<PolicyKind> {
-        BUILTIN_KINDS.into_iter().find(|k| k.as_str() == name)
-    }
-
-    /// The built-in names, comma-separated, for error messages (`greedy, hoarder, counter,
-    /// random`).
-    pub fn builtin_names() -> String {
-        BUILTIN_KINDS.map(PolicyKind::as_str).join(", ")
-    }
-
-    /// Whether the kind's rule ranks cards against a trump suit (the paper's three and rules
-    /// policies do; `random` does not).
-    pub const fn needs_trump(self) -> bool {
-        !matches!(self, PolicyKind::Random)
-    }
-
-    /// The threshold a policy of this kind has when none is given: 0 for greedy (it has none),
-    /// [`DEFAULT_THRESHOLD`] otherwise.
-    pub const fn default_threshold(self) -> u8 {
-        match self {
-            PolicyKind::Greedy => 0,
-            _ => DEFAULT_THRESHOLD,
-        }
-    }
-
-    /// The released simulator's name (used in its CSV).
-    pub const fn dotnet_name(self) -> &'static str {
-        match self {
-            PolicyKind::Greedy => "Greedy",
-            PolicyKind::Hoarder => "Hoarder",
-            PolicyKind::Counter => "Counter",
-            PolicyKind::Rules => "Rules",
-            PolicyKind::Switch => "Switch",
-            PolicyKind::Epsilon => "Epsilon",
-            PolicyKind::Search => "Search",
-            PolicyKind::Random => "Random",
-            PolicyKind::Onnx => "Onnx",
-            PolicyKind::Exploit => "Exploit",
-        }
-    }
-}
-
 /// Everything that determines a policy's behaviour, under the user's name for it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PolicySpec {
@@ -223,6 +169,24 @@ pub struct PolicyBuildError {
     pub name: String,
     /// What is wrong.
     pub message: String,
+}
+
+impl PolicyBuildError {
+    /// `spec` cannot be built, because `message`.
+    pub fn new(spec: &PolicySpec, message: String) -> PolicyBuildError {
+        PolicyBuildError {
+            name: spec.name.clone(),
+            message,
+        }
+    }
+
+    /// `spec` lacks the definition its kind needs (a hand-edited spec).
+    pub fn missing_def(spec: &PolicySpec) -> PolicyBuildError {
+        PolicyBuildError::new(
+            spec,
+            format!("kind {} needs its definition", spec.kind.as_str()),
+        )
+    }
 }
 
 impl PolicySpec {
@@ -257,26 +221,7 @@ impl PolicySpec {
     /// stream): the built-ins but random, rules without an `order = random` rule, a network
     /// playing its argmax card, and switches between such. An exploit agent's target must be.
     pub fn is_deterministic(&self) -> bool {
-        match (self.kind, &self.def) {
-            (PolicyKind::Greedy | PolicyKind::Hoarder | PolicyKind::Counter, _) => true,
-            (PolicyKind::Rules, Some(PolicyDef::Rules { lead, follow })) => {
-                RuleProgram::compile(lead, follow, self.tie_break).is_ok_and(|p| {
-                    !p.lead_rules()
-                        .chain(p.follow_rules())
-                        .any(|r| r.order == lang::Order::Random)
-                })
-            }
-            (
-                PolicyKind::Switch,
-                Some(PolicyDef::Switch {
-                    play, otherwise, ..
-                }),
-            ) => play.is_deterministic() && otherwise.is_deterministic(),
-            (PolicyKind::Onnx, Some(PolicyDef::Onnx { sampling, .. })) => {
-                *sampling == Sampling::Argmax
-            }
-            _ => false,
-        }
+        self.kind.seam().is_deterministic(self)
     }
 
     /// The name whose deal and seat streams this policy's matchups use.
@@ -294,94 +239,10 @@ impl PolicySpec {
             .unwrap_or_else(|e| panic!("a validated policy spec builds: {e}"))
     }
 
-    /// The behaviour, or why a (hand-edited) spec cannot be built.
+    /// The behaviour, or why a (hand-edited) spec cannot be built (its kind's
+    /// [`KindSeam::build`]).
     pub fn try_build(&self) -> Result<AnyPolicy, PolicyBuildError> {
-        let bad = |message: String| PolicyBuildError {
-            name: self.name.clone(),
-            message,
-        };
-        Ok(match (self.kind, &self.def) {
-            (PolicyKind::Greedy, _) => AnyPolicy::Greedy(Greedy::new(self.tie_break)),
-            // A threshold out of range (e.g. from an edited record) is refused, not played.
-            (PolicyKind::Hoarder | PolicyKind::Counter, _) if self.threshold > MAX_THRESHOLD => {
-                return Err(bad(format!(
-                    "threshold {}",
-                    threshold_problem(self.kind, self.threshold).unwrap_or_default()
-                )));
-            }
-            (PolicyKind::Hoarder, _) => {
-                AnyPolicy::Hoarder(Hoarder::new(self.threshold, self.tie_break))
-            }
-            (PolicyKind::Counter, _) => {
-                AnyPolicy::Counter(Counter::new(self.threshold, self.tie_break))
-            }
-            (PolicyKind::Rules, Some(PolicyDef::Rules { lead, follow })) => {
-                AnyPolicy::Rules(Arc::new(
-                    RuleProgram::compile(lead, follow, self.tie_break).map_err(|e| {
-                        bad(format!(
-                            "{} rule {}: {}",
-                            e.list.as_str(),
-                            e.index.map_or(0, |i| i + 1),
-                            e.error
-                        ))
-                    })?,
-                ))
-            }
-            (
-                PolicyKind::Switch,
-                Some(PolicyDef::Switch {
-                    play,
-                    when,
-                    otherwise,
-                }),
-            ) => AnyPolicy::Switch(Arc::new(Switch::new(
-                lang::parse_condition(when).map_err(|e| bad(e.to_string()))?,
-                play.try_build()?,
-                otherwise.try_build()?,
-            ))),
-            (PolicyKind::Epsilon, Some(PolicyDef::Epsilon { base, eps, moves })) => {
-                AnyPolicy::Epsilon(Arc::new(Epsilon::new(base.try_build()?, eps.0, *moves)))
-            }
-            (PolicyKind::Search, Some(PolicyDef::Search { worlds, horizon })) => {
-                if *worlds == 0 || *worlds > MAX_WORLDS || *horizon == 0 || *horizon > MAX_HORIZON {
-                    return Err(bad(format!(
-                        "worlds {worlds} and horizon {horizon}: use 1 to {MAX_WORLDS} worlds and a horizon of 1 to {MAX_HORIZON} tricks"
-                    )));
-                }
-                AnyPolicy::Search(Search::new(*worlds, *horizon))
-            }
-            (
-                PolicyKind::Exploit,
-                Some(PolicyDef::Exploit {
-                    target,
-                    worlds,
-                    horizon,
-                }),
-            ) => {
-                if *worlds == 0 || *worlds > MAX_WORLDS || *horizon == 0 || *horizon > MAX_HORIZON {
-                    return Err(bad(format!(
-                        "worlds {worlds} and horizon {horizon}: use 1 to {MAX_WORLDS} worlds and a horizon of 1 to {MAX_HORIZON} tricks"
-                    )));
-                }
-                if !target.is_deterministic() {
-                    return Err(bad(format!(
-                        "target `{}` is a {} policy; an exploit agent needs a deterministic target: greedy, hoarder, counter, a rules policy without a random rule, or a switch between such",
-                        target.name,
-                        target.kind.as_str()
-                    )));
-                }
-                AnyPolicy::Exploit(Arc::new(Exploit::new(
-                    target.try_build()?,
-                    *worlds,
-                    *horizon,
-                )))
-            }
-            (PolicyKind::Random, _) => AnyPolicy::Random(Random),
-            (PolicyKind::Onnx, Some(def @ PolicyDef::Onnx { .. })) => {
-                AnyPolicy::Onnx(def.onnx_policy().map_err(|e| bad(e.to_string()))?)
-            }
-            (k, _) => return Err(bad(format!("kind {} needs its definition", k.as_str()))),
-        })
+        self.kind.seam().build(self)
     }
 }
 
@@ -408,6 +269,8 @@ pub enum AnyPolicy {
     Onnx(OnnxPolicy),
     /// [`Exploit`]
     Exploit(Arc<Exploit>),
+    /// A registered kind without a variant of its own ([`KindPolicy`]), e.g. [`Mixture`].
+    Dyn(Arc<dyn KindPolicy>),
 }
 
 impl Policy for AnyPolicy {
@@ -424,6 +287,7 @@ impl Policy for AnyPolicy {
             AnyPolicy::Random(p) => p.choose(view, rng),
             AnyPolicy::Onnx(p) => p.choose(view, rng),
             AnyPolicy::Exploit(p) => p.choose(view, rng),
+            AnyPolicy::Dyn(p) => p.choose(view, rng),
         }
     }
 }

@@ -1,6 +1,7 @@
-//! What a policy written as data is: rules, a switch between two policies, or a policy with an
-//! exploration probability; the serialisable part of a [`super::PolicySpec`] (it enters cache
-//! keys and `shard.json`).
+//! What a policy written as data is: rules, a switch between two policies, a policy with an
+//! exploration probability, an agent's or a network's parameters, or a newer kind's named
+//! parameters; the serialisable part of a [`super::PolicySpec`] (it enters cache keys and
+//! `shard.json`).
 //!
 //! Invariant: rules are stored in their canonical printed form, so two spellings of the same
 //! rules (spacing, `non-trump` vs `!trump`) have the same spec, cache keys and shards.
@@ -86,6 +87,9 @@ pub enum PolicyDef {
         #[serde(default, skip_serializing_if = "is_zero")]
         batch: u32,
     },
+    /// A registered kind's parameters, for a kind without a variant of its own above (those
+    /// predate the kind seam; their serialised forms are in every existing key).
+    Params(super::KindParams),
 }
 
 fn is_zero(b: &u32) -> bool {

@@ -46,6 +46,23 @@ impl Random {
     }
 }
 
+/// The `random` kind's seam: no fields, no trump needed, draws from its stream.
+pub(super) struct RandomKind;
+
+impl super::KindSeam for RandomKind {
+    fn summary(&self, _: &super::PolicySpec) -> String {
+        "built-in random: a uniformly random card of the hand (seat stream)".into()
+    }
+
+    fn build(&self, _: &super::PolicySpec) -> Result<super::AnyPolicy, super::PolicyBuildError> {
+        Ok(super::AnyPolicy::Random(Random))
+    }
+
+    fn needs_trump(&self) -> bool {
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

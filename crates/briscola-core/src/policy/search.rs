@@ -164,6 +164,124 @@ impl Policy for Search {
     }
 }
 
+/// The `search` kind's seam: `worlds` and `horizon`; two-player standard tables only.
+pub(super) struct SearchKind;
+
+/// The search fields of search and exploit.
+pub(super) const WORLDS_HORIZON: [super::Field; 2] = [
+    super::Field {
+        name: "worlds",
+        required: false,
+        valid: "a whole number of worlds from 1 to 100000 (default 16)",
+    },
+    super::Field {
+        name: "horizon",
+        required: false,
+        valid: "a whole number of tricks from 1 to 20 (default 4)",
+    },
+];
+
+/// `worlds` and `horizon` (defaults [`DEFAULT_WORLDS`], [`DEFAULT_HORIZON`]), range-checked.
+pub(super) fn worlds_horizon(
+    cx: &super::KindContext<'_>,
+) -> Result<(u32, u8), super::PolicyDefError> {
+    let worlds = cx.get::<u32>("worlds")?.unwrap_or(DEFAULT_WORLDS);
+    if !(1..=MAX_WORLDS).contains(&worlds) {
+        return Err(cx.error(
+            "worlds",
+            format!(
+                "{worlds} worlds is out of range; use 1 to {MAX_WORLDS} (the worlds sampled and solved per decision; default {DEFAULT_WORLDS})"
+            ),
+        ));
+    }
+    let horizon = cx.get::<u8>("horizon")?.unwrap_or(DEFAULT_HORIZON);
+    if !(1..=MAX_HORIZON).contains(&horizon) {
+        return Err(cx.error(
+            "horizon",
+            format!(
+                "{horizon} tricks is out of range; use 1 to {MAX_HORIZON} (tricks searched ahead in each world, {MAX_HORIZON} = to the end; default {DEFAULT_HORIZON})"
+            ),
+        ));
+    }
+    Ok((worlds, horizon))
+}
+
+/// A built spec's worlds and horizon, refused out of range (e.g. from an edited record).
+pub(super) fn checked_worlds_horizon(
+    spec: &super::PolicySpec,
+    worlds: u32,
+    horizon: u8,
+) -> Result<(), super::PolicyBuildError> {
+    if worlds == 0 || worlds > MAX_WORLDS || horizon == 0 || horizon > MAX_HORIZON {
+        return Err(super::PolicyBuildError::new(
+            spec,
+            format!(
+                "worlds {worlds} and horizon {horizon}: use 1 to {MAX_WORLDS} worlds and a horizon of 1 to {MAX_HORIZON} tricks"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Search and exploit solve two-player worlds of the standard rules only.
+pub(super) fn standard_only(
+    spec: &super::PolicySpec,
+    rules: &crate::game::Rules,
+) -> Result<(), super::VariantFitError> {
+    // Both read only their seat's view, so who led the first trick does not matter.
+    if !rules.is_standard_play() {
+        return Err(super::VariantFitError::SearchNeedsStandard {
+            name: spec.name.clone(),
+            kind: spec.kind.as_str(),
+        });
+    }
+    Ok(())
+}
+
+impl super::KindSeam for SearchKind {
+    fn summary(&self, _: &super::PolicySpec) -> String {
+        "search (PIMC: sampled worlds solved by alpha-beta)".into()
+    }
+
+    fn fields(&self) -> &'static [super::Field] {
+        &WORLDS_HORIZON
+    }
+
+    fn resolve(
+        &self,
+        cx: &mut super::KindContext<'_>,
+        spec: &mut super::PolicySpec,
+    ) -> Result<(), super::PolicyDefError> {
+        let (worlds, horizon) = worlds_horizon(cx)?;
+        spec.def = Some(super::PolicyDef::Search { worlds, horizon });
+        Ok(())
+    }
+
+    fn build(&self, spec: &super::PolicySpec) -> Result<super::AnyPolicy, super::PolicyBuildError> {
+        let Some(super::PolicyDef::Search { worlds, horizon }) = spec.def else {
+            return Err(super::PolicyBuildError::missing_def(spec));
+        };
+        checked_worlds_horizon(spec, worlds, horizon)?;
+        Ok(super::AnyPolicy::Search(Search::new(worlds, horizon)))
+    }
+
+    fn describe(&self, spec: &super::PolicySpec, d: &mut super::Describer<'_>) {
+        if let Some(super::PolicyDef::Search { worlds, horizon }) = spec.def {
+            d.line(&format!(
+                "{worlds} worlds per decision, each solved {horizon} tricks ahead (exactly to the end once the stock is empty)"
+            ));
+        }
+    }
+
+    fn fits(
+        &self,
+        spec: &super::PolicySpec,
+        rules: &crate::game::Rules,
+    ) -> Result<(), super::VariantFitError> {
+        standard_only(spec, rules)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

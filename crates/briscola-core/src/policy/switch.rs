@@ -62,3 +62,91 @@ impl Policy for Switch {
         }
     }
 }
+
+/// The `switch` kind's seam: `play` while `while` holds, else `otherwise`.
+pub(super) struct SwitchKind;
+
+const FIELDS: [super::Field; 3] = [
+    super::Field {
+        name: "play",
+        required: true,
+        valid: "the name of a policy, e.g. \"greedy\"",
+    },
+    super::Field {
+        name: "while",
+        required: true,
+        valid: "a condition, e.g. \"stock > 10\"",
+    },
+    super::Field {
+        name: "otherwise",
+        required: true,
+        valid: "the name of a policy, e.g. \"counter\"",
+    },
+];
+
+impl super::KindSeam for SwitchKind {
+    fn summary(&self, _: &super::PolicySpec) -> String {
+        "switch".into()
+    }
+
+    fn fields(&self) -> &'static [super::Field] {
+        &FIELDS
+    }
+
+    fn resolve(
+        &self,
+        cx: &mut super::KindContext<'_>,
+        spec: &mut super::PolicySpec,
+    ) -> Result<(), super::PolicyDefError> {
+        let text: String = cx.get("while")?.unwrap_or_default();
+        let when = super::lang::parse_condition(&text)
+            .map_err(|e| super::PolicyDefError::in_text(cx.path("while"), e.message, e.at))?;
+        let play = cx.policy("play")?;
+        let otherwise = cx.policy("otherwise")?;
+        spec.def = Some(super::PolicyDef::Switch {
+            play: Box::new(play),
+            when: when.to_string(),
+            otherwise: Box::new(otherwise),
+        });
+        Ok(())
+    }
+
+    fn build(&self, spec: &super::PolicySpec) -> Result<AnyPolicy, super::PolicyBuildError> {
+        let Some(super::PolicyDef::Switch {
+            play,
+            when,
+            otherwise,
+        }) = &spec.def
+        else {
+            return Err(super::PolicyBuildError::missing_def(spec));
+        };
+        let when = super::lang::parse_condition(when)
+            .map_err(|e| super::PolicyBuildError::new(spec, e.to_string()))?;
+        Ok(AnyPolicy::Switch(std::sync::Arc::new(Switch::new(
+            when,
+            play.try_build()?,
+            otherwise.try_build()?,
+        ))))
+    }
+
+    fn describe(&self, spec: &super::PolicySpec, d: &mut super::Describer<'_>) {
+        if let Some(super::PolicyDef::Switch {
+            play,
+            when,
+            otherwise,
+        }) = &spec.def
+        {
+            let when = super::lang::parse_condition(when)
+                .map_or_else(|e| e.to_string(), |c| c.to_string());
+            d.line(&format!("while {when}:"));
+            d.policy(play);
+            d.line("otherwise:");
+            d.policy(otherwise);
+        }
+    }
+
+    fn is_deterministic(&self, spec: &super::PolicySpec) -> bool {
+        matches!(&spec.def, Some(super::PolicyDef::Switch { play, otherwise, .. })
+            if play.is_deterministic() && otherwise.is_deterministic())
+    }
+}

@@ -121,32 +121,15 @@ impl TablePolicy {
         rules: &Rules,
         reading: FollowReading,
     ) -> Result<TablePolicy, VariantFitError> {
-        if !rules.has_trump() && spec.kind.needs_trump() {
+        let seam = spec.kind.seam();
+        if !rules.has_trump() && seam.needs_trump() {
             return Err(VariantFitError::NeedsTrump {
                 name: spec.name.clone(),
                 kind: spec.kind.as_str(),
             });
         }
-        // Both read only their seat's view, so who led the first trick does not matter.
-        if matches!(spec.kind, PolicyKind::Search | PolicyKind::Exploit)
-            && !rules.is_standard_play()
-        {
-            return Err(VariantFitError::SearchNeedsStandard {
-                name: spec.name.clone(),
-                kind: spec.kind.as_str(),
-            });
-        }
-        if spec.kind == PolicyKind::Onnx && !rules.is_standard_play() {
-            return Err(VariantFitError::OnnxNeedsStandard {
-                name: spec.name.clone(),
-            });
-        }
-        if reading == FollowReading::PartnerAware
-            && !matches!(
-                spec.kind,
-                PolicyKind::Greedy | PolicyKind::Hoarder | PolicyKind::Counter
-            )
-        {
+        seam.fits(spec, rules)?;
+        if reading == FollowReading::PartnerAware && !seam.partner_aware() {
             return Err(VariantFitError::NoPartnerReading {
                 name: spec.name.clone(),
                 kind: spec.kind.as_str(),
@@ -172,11 +155,7 @@ impl TablePolicy {
         rules: &Rules,
         reading: FollowReading,
     ) -> Result<TablePolicy, VariantFitError> {
-        let has_reading = matches!(
-            spec.kind,
-            PolicyKind::Greedy | PolicyKind::Hoarder | PolicyKind::Counter
-        );
-        let reading = if has_reading {
+        let reading = if spec.kind.seam().partner_aware() {
             reading
         } else {
             FollowReading::Verbatim

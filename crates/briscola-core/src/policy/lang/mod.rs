@@ -13,11 +13,13 @@ mod fused_list;
 mod lexer;
 mod rule;
 mod rule_program;
+mod rules_kind;
 
 pub use card_filter::CardFilter;
 pub use condition::{Atom, CardRef, Condition, Op, Quantity};
 pub use rule::{Order, Rule};
 pub use rule_program::{ProgramError, RuleList, RuleProgram};
+pub(crate) use rules_kind::RulesKind;
 
 /// What is wrong with a piece of policy-language text, and where (byte offset in that text).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -11,6 +11,7 @@ mod encoding;
 #[cfg(not(feature = "onnx"))]
 mod no_runtime;
 mod onnx_error;
+mod onnx_kind;
 mod onnx_model;
 mod onnx_policy;
 mod sampling;
@@ -18,6 +19,8 @@ mod sampling;
 mod tract_runtime;
 
 pub use encoding::{CARDS, Encoding, V1_OBS, encode_v1};
+pub use onnx_kind::MAX_BATCH;
+pub(crate) use onnx_kind::OnnxKind;
 pub use onnx_model::{OnnxError, OnnxModel, sha256_hex};
 pub use onnx_policy::{DEFAULT_BATCH, OnnxPolicy};
 pub use sampling::Sampling;
