@@ -1,4 +1,4 @@
-//! The code maps of both crates' `lib.rs` as a test: which top-level module may name which,
+//! The code maps of both crates' `lib.rs` (and the binary's commands) as a test: which top-level module may name which,
 //! checked over the source text (a tidy check, in the manner of rust-analyzer's `tidy.rs`).
 //!
 //! Invariant: dependencies point one way, from the edges (`pipeline`, the binary) to the core
@@ -12,6 +12,8 @@ struct CrateMap {
     src: &'static str,
     prefix: &'static str,
     allowed: &'static [(&'static str, &'static [&'static str])],
+    /// How its files name a module they use (`crate::x`, `briscola_core::x`, `briscola::x`).
+    patterns: &'static [&'static str],
 }
 
 /// The core crate: pure, and nothing in it may name the crates above it.
@@ -26,6 +28,7 @@ const CORE: CrateMap = CrateMap {
         ("policy", &["game", "solve"]),
         ("table", &["game", "policy"]),
     ],
+    patterns: &["crate::", "briscola_core::"],
 };
 
 /// The study crate (`briscola`): every module lists the core modules it uses too.
@@ -60,6 +63,33 @@ const STUDY: CrateMap = CrateMap {
             ],
         ),
     ],
+    patterns: &["crate::", "briscola_core::"],
+};
+
+/// The binary (`src/main.rs` and its commands in `src/cli`): the edge over both crates, which
+/// it names as `briscola::` (the study crate re-exports the core's modules).
+const BINARY: CrateMap = CrateMap {
+    src: "src",
+    prefix: "briscola::",
+    allowed: &[(
+        "cli",
+        &[
+            "analysis",
+            "files",
+            "game",
+            "pipeline",
+            "plot",
+            "policy",
+            "report",
+            "results",
+            "serve",
+            "solve",
+            "stats",
+            "table",
+            "tournament",
+        ],
+    )],
+    patterns: &["briscola::", "briscola_core::"],
 };
 
 /// The module names either crate's map knows.
@@ -89,9 +119,13 @@ fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 
 /// Every module a file names through `crate::<module>` or `briscola_core::<module>` (comments
 /// included: a doc link is a dependency too). The crate's own name in a doctest is not a use.
-fn named_modules(text: &str, own_prefix: &str) -> std::collections::BTreeSet<String> {
+fn named_modules(
+    text: &str,
+    own_prefix: &str,
+    patterns: &[&str],
+) -> std::collections::BTreeSet<String> {
     let mut found = std::collections::BTreeSet::new();
-    for pat in ["crate::", "briscola_core::"] {
+    for &pat in patterns {
         for (i, _) in text.match_indices(pat) {
             let rest = &text[i + pat.len()..];
             let name: String = rest
@@ -118,7 +152,7 @@ fn violations(map: &CrateMap) -> Vec<String> {
         let mut used = std::collections::BTreeSet::new();
         for f in files {
             let text = std::fs::read_to_string(&f).unwrap();
-            for dep in named_modules(&text, map.prefix) {
+            for dep in named_modules(&text, map.prefix, map.patterns) {
                 if dep != *module && known(&dep) && !allowed.contains(&dep.as_str()) {
                     out.push(format!("{} uses {dep}", f.display()));
                 }
@@ -140,6 +174,7 @@ fn violations(map: &CrateMap) -> Vec<String> {
 fn modules_depend_only_in_the_directions_of_the_code_maps() {
     let mut all = violations(&CORE);
     all.extend(violations(&STUDY));
+    all.extend(violations(&BINARY));
     assert!(all.is_empty(), "layering violations:\n{}", all.join("\n"));
 }
 
