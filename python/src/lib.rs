@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use briscola_core::deal::{DealSourceKind, DealStream, table_seat_key};
+use briscola_core::deal::{DealSeed, DealSourceKind, DealStream, GeneratorSeed, table_seat_key};
 use briscola_core::game::{
     Card, Deck, Rules, RulesSpec, SeatRng, SeatView, TableState, TableTrick,
 };
@@ -136,18 +136,12 @@ fn deck_of(seed: i64, names: &[String], game: u64, paired: bool, source: &str) -
             "deal_source = {source:?}: use \"chacha\" (a stream per matchup) or \"dotnet-replay\" (the paper's .NET stream)"
         ))
     })?;
-    if let Some(problem) = kind.seed_problem(seed) {
-        return Err(bad(format!(
-            "seed {seed} {problem}; {} seeds lie in {}",
-            kind.as_str(),
-            kind.seed_range_text()
-        )));
-    }
-    let mut stream = match kind {
-        DealSourceKind::DotnetReplay => DealStream::dotnet(seed as i32, game),
-        DealSourceKind::Chacha => {
+    let seed = DealSeed::new(kind, seed).map_err(|e| bad(format!("seed {e}")))?;
+    let mut stream = match seed.generator() {
+        GeneratorSeed::Dotnet(seed) => DealStream::dotnet(seed, game),
+        GeneratorSeed::Chacha(seed) => {
             let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-            let mut s = DealStream::chacha_table(seed as u64, &refs, paired);
+            let mut s = DealStream::chacha_table(seed, &refs, paired);
             s.skip(game);
             s
         }
@@ -905,16 +899,10 @@ impl PyVecEnv {
                 )));
             }
         };
-        let kind = DealSourceKind::Chacha;
-        if let Some(problem) = kind.seed_problem(seed) {
-            return Err(bad(format!(
-                "seed {seed} {problem}; chacha seeds lie in {}",
-                kind.seed_range_text()
-            )));
-        }
+        let key = DealSeed::chacha_key(seed).map_err(|e| bad(format!("seed {e}")))?;
         let mut key_names = vec!["learner"];
         key_names.extend(other_names.iter().map(String::as_str));
-        let stream = DealStream::chacha_table(seed as u64, &key_names, false);
+        let stream = DealStream::chacha_table(key, &key_names, false);
         let placeholder = TableState::new(&rules, &Deck::ordered());
         let mut env = PyVecEnv {
             rules,

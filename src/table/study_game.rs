@@ -14,8 +14,8 @@ use polars::prelude::*;
 use super::replay_error::ReplayError;
 use crate::game::{Card, Deck, SeatRng, TrickRecord};
 use crate::tournament::{
-    DealSourceKind, DealStream, GAMES_FILE, SHARD_FILE, ShardSpec, ShardSummary, TRICKS_FILE,
-    seat_keys,
+    DealSeed, DealStream, GAMES_FILE, GeneratorSeed, SHARD_FILE, ShardSpec, ShardSummary,
+    TRICKS_FILE, seat_keys,
 };
 
 /// A game of a shard: the spec and the game's 1-based number within the matchup.
@@ -78,19 +78,15 @@ impl StudyGame {
     /// The deck, regenerated from the deal source.
     pub fn deck(&self) -> Result<Deck, ReplayError> {
         let index = self.game - 1;
-        let bad_seed = |valid: &str| ReplayError::BadFile {
-            path: self.dir.join(SHARD_FILE),
-            message: format!("seed {} is out of range: {valid}", self.spec.seed),
-        };
-        let mut stream = match self.spec.deal_source {
-            DealSourceKind::DotnetReplay => {
-                let seed = i32::try_from(self.spec.seed)
-                    .map_err(|_| bad_seed("dotnet-replay seeds are .NET ints"))?;
-                DealStream::dotnet(seed, self.spec.first_game + index)
+        let seed = DealSeed::new(self.spec.deal_source, self.spec.seed).map_err(|e| {
+            ReplayError::BadFile {
+                path: self.dir.join(SHARD_FILE),
+                message: format!("seed {e}"),
             }
-            DealSourceKind::Chacha => {
-                let seed = u64::try_from(self.spec.seed)
-                    .map_err(|_| bad_seed("chacha seeds are not negative"))?;
+        })?;
+        let mut stream = match seed.generator() {
+            GeneratorSeed::Dotnet(seed) => DealStream::dotnet(seed, self.spec.first_game + index),
+            GeneratorSeed::Chacha(seed) => {
                 let (g1, g2) = (self.spec.g1.stream_name(), self.spec.g2.stream_name());
                 // Paired (duplicate-format) shards deal from the unordered pair's stream.
                 let mut stream = if self.spec.paired {

@@ -18,8 +18,8 @@ use super::replay_error::ReplayError;
 use crate::game::{Card, Deck, Rules, SeatRng};
 use crate::policy::{FollowReading, PolicySpec, TablePolicy};
 use crate::tournament::{
-    DealSourceKind, DealStream, GAMES_FILE, SHARD_FILE, ShardSpec, TRICKS_FILE, TableShardSpec,
-    seat_column, table_seat_key,
+    DealSeed, DealSourceKind, DealStream, GAMES_FILE, GeneratorSeed, SHARD_FILE, ShardSpec,
+    TRICKS_FILE, TableShardSpec, seat_column, table_seat_key,
 };
 use briscola_core::table::{TableActor, TableTraced, trace_table};
 
@@ -191,17 +191,11 @@ impl TableGame {
     /// The deck, regenerated from the deal source.
     pub fn deck(&self) -> Result<Deck, ReplayError> {
         let names: Vec<&str> = self.distinct_names();
-        let mut stream = match self.deal_source {
-            DealSourceKind::DotnetReplay => {
-                let seed = i32::try_from(self.seed)
-                    .map_err(|_| self.bad(format!("seed {} is not a .NET int", self.seed)))?;
-                DealStream::dotnet(seed, self.first_game)
-            }
-            DealSourceKind::Chacha => {
-                let seed = u64::try_from(self.seed)
-                    .map_err(|_| self.bad(format!("seed {} is negative", self.seed)))?;
-                DealStream::chacha_table(seed, &names, self.paired)
-            }
+        let seed = DealSeed::new(self.deal_source, self.seed)
+            .map_err(|e| self.bad(format!("seed {e}")))?;
+        let mut stream = match seed.generator() {
+            GeneratorSeed::Dotnet(seed) => DealStream::dotnet(seed, self.first_game),
+            GeneratorSeed::Chacha(seed) => DealStream::chacha_table(seed, &names, self.paired),
         };
         stream.skip(self.game - 1);
         let mut out = Vec::with_capacity(1);

@@ -25,8 +25,8 @@ mod tournament_spec;
 mod trick_log;
 
 pub use crate::deal::{
-    DRAWS_PER_GAME, DealSourceKind, DealStream, DotNetRandom, chacha_deck, seat_key, seat_keys,
-    table_seat_key,
+    DRAWS_PER_GAME, DealSeed, DealSourceKind, DealStream, DotNetRandom, GeneratorSeed, SeedError,
+    chacha_deck, seat_key, seat_keys, table_seat_key,
 };
 pub use batch_streams::BatchStreams;
 pub use chunk_tally::ChunkTally;

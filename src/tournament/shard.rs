@@ -16,7 +16,7 @@ use super::outcome_chunk::OutcomeChunk;
 use super::shard_tables::{game_frame, trick_frame};
 use super::table_batch::play_batch_table;
 use crate::deal::seat_keys;
-use crate::deal::{DealSourceKind, DealStream};
+use crate::deal::{DealSeed, DealSourceKind, DealStream, GeneratorSeed};
 use crate::game::{KeyTables, RulesSpec, TrumpUse};
 use crate::policy::{FollowReading, PolicySpec, TablePolicy};
 
@@ -197,21 +197,15 @@ impl ShardSpec {
             source_kind: self.deal_source.as_str(),
             valid: self.deal_source.seed_range_text(),
         };
-        if !self.deal_source.takes_seed(self.seed) {
-            return Err(bad_seed());
-        }
+        let seed = DealSeed::new(self.deal_source, self.seed).map_err(|_| bad_seed())?;
         if self.paired && self.deal_source != DealSourceKind::Chacha {
             return Err(ShardError::Paired {
                 deal_source: self.deal_source.as_str(),
             });
         }
-        match self.deal_source {
-            DealSourceKind::DotnetReplay => {
-                let seed = i32::try_from(self.seed).map_err(|_| bad_seed())?;
-                Ok(DealStream::dotnet(seed, self.first_game))
-            }
-            DealSourceKind::Chacha => {
-                let seed = u64::try_from(self.seed).map_err(|_| bad_seed())?;
+        match seed.generator() {
+            GeneratorSeed::Dotnet(seed) => Ok(DealStream::dotnet(seed, self.first_game)),
+            GeneratorSeed::Chacha(seed) => {
                 let (g1, g2) = (self.g1.stream_name(), self.g2.stream_name());
                 Ok(if self.paired {
                     DealStream::chacha_paired(seed, g1, g2)

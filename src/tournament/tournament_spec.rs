@@ -8,7 +8,7 @@
 
 use super::matchup::Matchup;
 use super::shard::ShardSpec;
-use crate::deal::DealSourceKind;
+use crate::deal::{DealSeed, DealSourceKind};
 use crate::game::RulesSpec;
 use crate::policy::{FollowReading, MAX_THRESHOLD, PolicySpec};
 
@@ -124,13 +124,11 @@ impl TournamentSpec {
         games_per_matchup: u64,
     ) -> Result<TournamentSpec, SpecError> {
         check_policies(&policies)?;
-        if let Some(problem) = deal_source.seed_problem(seed) {
-            return Err(SpecError::Seed {
-                seed,
-                deal_source,
-                problem,
-            });
-        }
+        DealSeed::new(deal_source, seed).map_err(|e| SpecError::Seed {
+            seed,
+            deal_source,
+            problem: e.problem(),
+        })?;
         if let Some(problem) = per_matchup_problem(games_per_matchup, policies.len()) {
             return Err(SpecError::Games {
                 games: games_per_matchup,

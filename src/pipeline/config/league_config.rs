@@ -92,12 +92,15 @@ pub struct League {
 }
 
 impl League {
-    /// Resolve `section` named `name`; `spec` gives a defined policy's specification.
+    /// Resolve `section` named `name`; `spec` gives a defined policy's specification. The
+    /// error (a seed chacha cannot take) is the check [`check`] runs first.
     pub fn resolve(
         name: &str,
         section: &LeagueSection,
         spec: impl Fn(&str) -> PolicySpec,
-    ) -> League {
+    ) -> Result<League, (String, String)> {
+        let seed = crate::tournament::DealSeed::chacha_key(section.seed)
+            .map_err(|e| (format!("leagues.{name}.seed"), e.to_string()))?;
         let present = |defaults: &[&str]| -> Vec<String> {
             defaults
                 .iter()
@@ -105,10 +108,10 @@ impl League {
                 .map(|d| d.to_string())
                 .collect()
         };
-        League {
+        Ok(League {
             name: name.to_string(),
             label: section.label.clone(),
-            seed: section.seed.max(0) as u64,
+            seed,
             games_per_pair: section.games_per_pair,
             paired: section.paired.unwrap_or(true),
             policies: section.policies.iter().map(|p| spec(p)).collect(),
@@ -144,7 +147,7 @@ impl League {
                 out.sort_unstable();
                 out
             }),
-        }
+        })
     }
 
     /// Whether policies `i` and `j` (league indices, either order) play each other.
@@ -250,7 +253,7 @@ pub fn check(
             ),
         ));
     }
-    if section.seed < 0 {
+    if crate::tournament::DealSeed::chacha_key(section.seed).is_err() {
         return Err((
             field("seed"),
             format!(

@@ -388,7 +388,7 @@ impl Config {
             }
             leagues.push(super::league_config::League::resolve(name, l, |p| {
                 specs[p].clone()
-            }));
+            })?);
         }
         Ok(super::resolved_config::ResolvedConfig {
             policies,
@@ -987,10 +987,11 @@ fn check_games(games: u64, k: usize) -> Result<(), String> {
 }
 
 fn check_seed(ds: DealSourceKind, seed: i64) -> Result<(), String> {
-    match ds.seed_problem(seed) {
-        None => Ok(()),
-        Some(problem) => Err(format!(
-            "{seed} {problem}; with deal_source = \"{}\" the seed must lie in {}{}",
+    match crate::tournament::DealSeed::new(ds, seed) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!(
+            "{seed} {}; with deal_source = \"{}\" the seed must lie in {}{}",
+            e.problem(),
             ds.as_str(),
             ds.seed_range_text(),
             match ds {

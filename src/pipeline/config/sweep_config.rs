@@ -348,12 +348,13 @@ fn expand(
             "the list is empty; name at least one policy to play against, e.g. [\"greedy\"]".into(),
         ));
     }
-    if let Some(problem) = DealSourceKind::Chacha.seed_problem(s.seed) {
+    if let Err(e) = crate::tournament::DealSeed::chacha_key(s.seed) {
         return Err((
             f("seed"),
             format!(
-                "{} {problem}; a sweep deals with ChaCha, so use a seed in {}",
+                "{} {}; a sweep deals with ChaCha, so use a seed in {}",
                 s.seed,
+                e.problem(),
                 DealSourceKind::Chacha.seed_range_text()
             ),
         ));

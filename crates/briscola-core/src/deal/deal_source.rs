@@ -44,7 +44,8 @@ impl DealSourceKind {
     }
 
     /// The seeds this deal source takes (inclusive): a .NET `int` for dotnet-replay, a
-    /// non-negative `i64` for chacha. The one definition of the seed ranges.
+    /// non-negative `i64` for chacha. The ranges as messages print them; a seed is checked
+    /// against them by making a [`super::DealSeed`].
     pub const fn seed_range(self) -> (i64, i64) {
         match self {
             DealSourceKind::DotnetReplay => (i32::MIN as i64, i32::MAX as i64),
@@ -56,21 +57,6 @@ impl DealSourceKind {
     pub fn seed_range_text(self) -> String {
         let (lo, hi) = self.seed_range();
         format!("{lo}..={hi}")
-    }
-
-    /// Whether `seed` is in [`DealSourceKind::seed_range`].
-    pub const fn takes_seed(self, seed: i64) -> bool {
-        let (lo, hi) = self.seed_range();
-        seed >= lo && seed <= hi
-    }
-
-    /// Why `seed` is out of range (`is not a .NET int` / `is negative`), or `None` if it is valid.
-    pub fn seed_problem(self, seed: i64) -> Option<&'static str> {
-        match self {
-            _ if self.takes_seed(seed) => None,
-            DealSourceKind::DotnetReplay => Some("is not a .NET int"),
-            DealSourceKind::Chacha => Some("is negative"),
-        }
     }
 
     /// The 0-based index, in the whole tournament, of the first game of the matchup at position
