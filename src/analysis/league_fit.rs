@@ -189,38 +189,108 @@ pub fn league_results(
         }
         None => (fit.covariance.clone(), None),
     };
-    let se = |i: usize| covariance[i][i].max(0.0).sqrt();
-    let coef = |p: &str| data.columns.iter().position(|c| c == p).map(|i| i + 1);
-    let rating_of = |p: &str| match coef(p) {
-        Some(i) => wald(fit.coefficients[i].estimate, se(i), z),
-        None => fixed_zero(),
+    let rated = Rated {
+        columns: &data.columns,
+        fit: &fit,
+        covariance: &covariance,
+        z,
     };
-    let cov = |p: &str, q: &str| match (coef(p), coef(q)) {
-        (Some(i), Some(j)) => covariance[i][j],
-        _ => 0.0,
-    };
+    let paper: Vec<&String> = settings
+        .policies
+        .iter()
+        .filter(|p| is_paper_kind(p.kind) && !settings.agents.contains(&p.name))
+        .map(|p| &p.name)
+        .collect();
+    let draws = pairs
+        .iter()
+        .map(|r| r.a_first.draws + r.b_first.draws)
+        .sum();
+    let df_residual = (data.g1_wins.len() as u64).saturating_sub(fit.coefficients.len() as u64);
+    let seat = &fit.coefficients[0];
+    Ok(LeagueResults {
+        name: name.to_string(),
+        label: label.to_string(),
+        settings: settings.clone(),
+        fit: LeagueFit {
+            decisive_games: data.decisive.iter().sum(),
+            draws,
+            seat_advantage: wald(seat.estimate, rated.se(0), z),
+            deviance: deviance(&data.g1_wins, &data.decisive, fit.log_likelihood),
+            df_residual,
+            newton_iterations: fit.newton_iterations,
+            clustered,
+        },
+        ratings: ratings(&names, &pairs, &rated),
+        anchors: anchor_tables(&settings.anchors, &names, &pairs),
+        gaps: gaps(&paper, &settings.agents, &pairs, &rated),
+        pairing: pairing_summary(&paper, &pairs),
+        pairs,
+        standings: Vec::new(),
+        reduced: None,
+    })
+}
+
+/// The fitted ratings: each policy's coefficient (the reference's is 0) with its standard
+/// error from `covariance` (clustered when the deals were paired), at level `z`.
+struct Rated<'a> {
+    columns: &'a [String],
+    fit: &'a LogisticFit,
+    covariance: &'a [Vec<f64>],
+    z: f64,
+}
+
+impl Rated<'_> {
+    /// Coefficient `i`'s standard error.
+    fn se(&self, i: usize) -> f64 {
+        self.covariance[i][i].max(0.0).sqrt()
+    }
+
+    /// Policy `p`'s coefficient index (none for the reference).
+    fn coef(&self, p: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c == p).map(|i| i + 1)
+    }
+
+    /// Policy `p`'s rating in logits, with its interval.
+    fn rating_of(&self, p: &str) -> Estimate {
+        match self.coef(p) {
+            Some(i) => wald(self.fit.coefficients[i].estimate, self.se(i), self.z),
+            None => fixed_zero(),
+        }
+    }
+
+    /// The covariance of two policies' ratings (0 with the reference).
+    fn cov(&self, p: &str, q: &str) -> f64 {
+        match (self.coef(p), self.coef(q)) {
+            (Some(i), Some(j)) => self.covariance[i][j],
+            _ => 0.0,
+        }
+    }
+}
+
+/// Each policy's rating, rank, Elo and mean score over its pairs.
+fn ratings(names: &[String], pairs: &[PairResult], rated: &Rated<'_>) -> Vec<Rating> {
     let scores: Vec<Estimate> = names
         .iter()
         .map(|p| {
             let own: Vec<Estimate> = names
                 .iter()
                 .filter(|q| *q != p)
-                .filter_map(|q| pair_of(&pairs, p, q).map(|r| view_of(r, p).0))
+                .filter_map(|q| pair_of(pairs, p, q).map(|r| view_of(r, p).0))
                 .collect();
             let k = own.len().max(1) as f64;
             let value = own.iter().map(|e| e.value).sum::<f64>() / k;
             let se = own.iter().map(|e| e.std_error.powi(2)).sum::<f64>().sqrt() / k;
-            wald(value, se, z)
+            wald(value, se, rated.z)
         })
         .collect();
-    let values: Vec<f64> = names.iter().map(|p| rating_of(p).value).collect();
-    let ratings = names
+    let values: Vec<f64> = names.iter().map(|p| rated.rating_of(p).value).collect();
+    names
         .iter()
         .zip(&scores)
         .enumerate()
         .map(|(i, (p, score))| {
             let rank = 1 + values.iter().filter(|&&v| v > values[i]).count();
-            let rating = rating_of(p);
+            let rating = rated.rating_of(p);
             Rating {
                 policy: p.clone(),
                 rank,
@@ -229,9 +299,12 @@ pub fn league_results(
                 score: *score,
             }
         })
-        .collect();
-    let anchors = settings
-        .anchors
+        .collect()
+}
+
+/// Per anchor, every other policy's score, points and wins against it.
+fn anchor_tables(anchors: &[String], names: &[String], pairs: &[PairResult]) -> Vec<AnchorTable> {
+    anchors
         .iter()
         .map(|anchor| AnchorTable {
             anchor: anchor.clone(),
@@ -239,7 +312,7 @@ pub fn league_results(
                 .iter()
                 .filter(|p| *p != anchor)
                 .filter_map(|p| {
-                    let (score, points, win, _) = view_of(pair_of(&pairs, p, anchor)?, p);
+                    let (score, points, win, _) = view_of(pair_of(pairs, p, anchor)?, p);
                     Some(AnchorRow {
                         policy: p.clone(),
                         score,
@@ -249,37 +322,41 @@ pub fn league_results(
                 })
                 .collect(),
         })
-        .collect();
-    let paper: Vec<&String> = settings
-        .policies
-        .iter()
-        .filter(|p| is_paper_kind(p.kind) && !settings.agents.contains(&p.name))
-        .map(|p| &p.name)
-        .collect();
-    let mut gaps = Vec::new();
-    for d in &paper {
-        for agent in &settings.agents {
-            let Some(pr) = pair_of(&pairs, d, agent) else {
+        .collect()
+}
+
+/// Per paper policy and agent that played each other: the rating gap (with the covariance of
+/// the two ratings), the agent's points margin and both sides' win rates.
+fn gaps(paper: &[&String], agents: &[String], pairs: &[PairResult], rated: &Rated<'_>) -> Vec<Gap> {
+    let mut out = Vec::new();
+    for d in paper {
+        for agent in agents {
+            let Some(pr) = pair_of(pairs, d, agent) else {
                 continue;
             };
             let (_, agent_points, agent_win, policy_win) = view_of(pr, agent);
-            let (rd, ra) = (rating_of(d), rating_of(agent));
-            let var = cov(agent, agent) + cov(d, d) - 2.0 * cov(agent, d);
-            gaps.push(Gap {
+            let (rd, ra) = (rated.rating_of(d), rated.rating_of(agent));
+            let var = rated.cov(agent, agent) + rated.cov(d, d) - 2.0 * rated.cov(agent, d);
+            out.push(Gap {
                 policy: (*d).clone(),
                 agent: agent.clone(),
-                rating_gap: wald(ra.value - rd.value, var.max(0.0).sqrt(), z),
+                rating_gap: wald(ra.value - rd.value, var.max(0.0).sqrt(), rated.z),
                 points_margin: scaled(agent_points, 2.0, -(GAME_POINTS as f64)),
                 agent_win,
                 policy_win,
             });
         }
     }
+    out
+}
+
+/// What pairing the deals bought among the paper's policies: their variances pooled.
+fn pairing_summary(paper: &[&String], pairs: &[PairResult]) -> Option<PairingSummary> {
     let paper_pairs: Vec<&PairResult> = pairs
         .iter()
         .filter(|r| paper.contains(&&r.a) && paper.contains(&&r.b))
         .collect();
-    let pairing = (!paper_pairs.is_empty()).then(|| PairingSummary {
+    (!paper_pairs.is_empty()).then(|| PairingSummary {
         pairs: paper_pairs
             .iter()
             .map(|r| format!("{}-vs-{}", r.a, r.b))
@@ -296,33 +373,6 @@ pub fn league_results(
                 .map(|r| &r.score_variance)
                 .collect::<Vec<_>>(),
         ),
-    });
-    let draws = pairs
-        .iter()
-        .map(|r| r.a_first.draws + r.b_first.draws)
-        .sum();
-    let df_residual = (data.g1_wins.len() as u64).saturating_sub(fit.coefficients.len() as u64);
-    let seat = &fit.coefficients[0];
-    Ok(LeagueResults {
-        name: name.to_string(),
-        label: label.to_string(),
-        settings: settings.clone(),
-        fit: LeagueFit {
-            decisive_games: data.decisive.iter().sum(),
-            draws,
-            seat_advantage: wald(seat.estimate, se(0), z),
-            deviance: deviance(&data.g1_wins, &data.decisive, fit.log_likelihood),
-            df_residual,
-            newton_iterations: fit.newton_iterations,
-            clustered,
-        },
-        ratings,
-        pairs,
-        anchors,
-        gaps,
-        pairing,
-        standings: Vec::new(),
-        reduced: None,
     })
 }
 

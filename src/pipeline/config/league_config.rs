@@ -188,7 +188,6 @@ pub fn check(
     defined: &[String],
     taken: &[String],
 ) -> Result<(), (String, String)> {
-    let field = |f: &str| format!("leagues.{name}.{f}");
     if taken.iter().any(|t| t == name) {
         return Err((
             format!("leagues.{name}"),
@@ -197,6 +196,19 @@ pub fn check(
             ),
         ));
     }
+    check_policies(name, section, defined)?;
+    check_pairs_and_counts(name, section)?;
+    check_roles(name, section)?;
+    check_settings(name, section)
+}
+
+/// At least two policies, each defined and listed once.
+fn check_policies(
+    name: &str,
+    section: &LeagueSection,
+    defined: &[String],
+) -> Result<(), (String, String)> {
+    let field = |f: &str| format!("leagues.{name}.{f}");
     let k = section.policies.len();
     if k < 2 {
         return Err((
@@ -224,6 +236,13 @@ pub fn check(
             ));
         }
     }
+    Ok(())
+}
+
+/// The pairs (two-player leagues only), and deals per pair and a seed within the limits.
+fn check_pairs_and_counts(name: &str, section: &LeagueSection) -> Result<(), (String, String)> {
+    let field = |f: &str| format!("leagues.{name}.{f}");
+    let k = section.policies.len();
     if let Some(rules) = section.rules
         && rules.players > 2
         && section.pairs.is_some()
@@ -262,6 +281,12 @@ pub fn check(
             ),
         ));
     }
+    Ok(())
+}
+
+/// The reference, anchors and agents are among the league's policies.
+fn check_roles(name: &str, section: &LeagueSection) -> Result<(), (String, String)> {
+    let field = |f: &str| format!("leagues.{name}.{f}");
     let member = |f: &str, p: &str| -> Result<(), (String, String)> {
         if section.policies.iter().any(|q| q == p) {
             Ok(())
@@ -283,6 +308,12 @@ pub fn check(
             member(&format!("{key}[{i}]"), p)?;
         }
     }
+    Ok(())
+}
+
+/// `paired` (three-player tables are always paired) and the confidence level.
+fn check_settings(name: &str, section: &LeagueSection) -> Result<(), (String, String)> {
+    let field = |f: &str| format!("leagues.{name}.{f}");
     if let Some(rules) = section.rules
         && rules.players > 2
         && section.paired == Some(false)

@@ -281,7 +281,6 @@ fn expand(
     studies: &BTreeSet<String>,
     taken: &BTreeSet<String>,
 ) -> Result<Sweep, FieldError> {
-    let f = |field: &str| format!("sweeps.{name}.{field}");
     check_name(name).map_err(|m| (format!("sweeps.{name}"), m))?;
     if studies.contains(name) {
         return Err((
@@ -291,9 +290,40 @@ fn expand(
             ),
         ));
     }
-    let (param, grid) = match s.grid.len() {
-        1 => s.grid.iter().next().expect("one entry"),
-        0 => {
+    let (param, grid) = grid_parameter(name, s)?;
+    let values = grid
+        .values()
+        .map_err(|m| (format!("sweeps.{name}.grid.{param}"), m))?;
+    check_settings(name, s, param, &values)?;
+    let opponents = resolve_opponents(cfg, name, s)?;
+    let mut points = Vec::with_capacity(values.len());
+    for (i, &v) in values.iter().enumerate() {
+        points.push(expand_point(cfg, name, s, (param, grid), (i, v), taken)?);
+    }
+    Ok(Sweep {
+        name: name.to_string(),
+        label: s.label.clone(),
+        question: s.question.clone(),
+        parameter: param.clone(),
+        points,
+        opponents,
+        deal_source: DealSourceKind::Chacha,
+        seed: s.seed,
+        games_per_matchup: s.games_per_matchup,
+        baseline: s.baseline,
+    })
+}
+
+/// The one parameter the grid varies, named as a parameter may be.
+fn grid_parameter<'s>(
+    name: &str,
+    s: &'s SweepSection,
+) -> Result<(&'s String, &'s GridValues), FieldError> {
+    let f = |field: &str| format!("sweeps.{name}.{field}");
+    let mut entries = s.grid.iter();
+    let (param, grid) = match (entries.next(), s.grid.len()) {
+        (Some(entry), 1) => entry,
+        (_, 0) => {
             return Err((
                 f("grid"),
                 "the grid names no parameter; give one, e.g. grid = { k = [0, 5, 10] }".into(),
@@ -310,16 +340,26 @@ fn expand(
             ));
         }
     };
-    let pf = f(&format!("grid.{param}"));
     if !check_ident(param) {
         return Err((
-            pf,
+            f(&format!("grid.{param}")),
             format!(
                 "`{param}` is not a parameter name; use a-z, 0-9 and '_', starting with a letter (e.g. k, eps)"
             ),
         ));
     }
-    let values = grid.values().map_err(|m| (pf.clone(), m))?;
+    Ok((param, grid))
+}
+
+/// The sweep's settings beside its grid: a baseline among the values, a template that uses
+/// the parameter, opponents, a chacha seed and a game count within the limits.
+fn check_settings(
+    name: &str,
+    s: &SweepSection,
+    param: &str,
+    values: &[f64],
+) -> Result<(), FieldError> {
+    let f = |field: &str| format!("sweeps.{name}.{field}");
     if let Some(b) = s.baseline
         && !values.contains(&b)
     {
@@ -370,11 +410,20 @@ fn expand(
             ),
         ));
     }
+    Ok(())
+}
+
+/// The opponents, each listed once, resolved as the study file's policies resolve a name.
+fn resolve_opponents(
+    cfg: &SweepContext<'_>,
+    name: &str,
+    s: &SweepSection,
+) -> Result<Vec<PolicySpec>, FieldError> {
     let resolver = PolicyResolver::new(cfg.policies, cfg.base_dir);
     let mut opponents = Vec::new();
     let mut seen = BTreeSet::new();
     for (i, o) in s.opponents.iter().enumerate() {
-        let field = f(&format!("opponents[{i}]"));
+        let field = format!("sweeps.{name}.opponents[{i}]");
         if !seen.insert(o) {
             return Err((
                 field,
@@ -386,52 +435,51 @@ fn expand(
             .map_err(|e| (field.clone(), e.message))?;
         opponents.push(spec);
     }
-    let mut points = Vec::with_capacity(values.len());
-    for (i, &v) in values.iter().enumerate() {
-        let point_name = format!("{name}-{param}{}", value_slug(v));
-        let value_field = match grid {
-            GridValues::List(_) => format!("{pf}[{i}]"),
-            GridValues::Range { .. } => pf.clone(),
-        };
-        check_name(&point_name).map_err(|m| {
-            (
-                format!("sweeps.{name}"),
-                format!(
-                    "{param} = {v} makes the point policy `{point_name}`: {m}; shorten the sweep's name"
-                ),
-            )
-        })?;
-        if taken.contains(&point_name) || s.opponents.contains(&point_name) {
-            return Err((
-                format!("sweeps.{name}"),
-                format!(
-                    "{param} = {v} makes the point policy `{point_name}`, which is already defined; rename the sweep or the policy"
-                ),
-            ));
-        }
-        let policy =
-            point_policy(cfg, s, (param, v), &point_name, name).map_err(|(in_template, m)| {
-                let field = if in_template || i == 0 {
-                    f("policy")
-                } else {
-                    value_field.clone()
-                };
-                (field, format!("with {param} = {v}: {m}"))
-            })?;
-        points.push(SweepPoint { value: v, policy });
+    Ok(opponents)
+}
+
+/// The point of value `v` (the `i`-th of the grid): its policy, named after the sweep, the
+/// parameter and the value, and not a name already taken.
+fn expand_point(
+    cfg: &SweepContext<'_>,
+    name: &str,
+    s: &SweepSection,
+    (param, grid): (&str, &GridValues),
+    (i, v): (usize, f64),
+    taken: &BTreeSet<String>,
+) -> Result<SweepPoint, FieldError> {
+    let pf = format!("sweeps.{name}.grid.{param}");
+    let point_name = format!("{name}-{param}{}", value_slug(v));
+    let value_field = match grid {
+        GridValues::List(_) => format!("{pf}[{i}]"),
+        GridValues::Range { .. } => pf,
+    };
+    check_name(&point_name).map_err(|m| {
+        (
+            format!("sweeps.{name}"),
+            format!(
+                "{param} = {v} makes the point policy `{point_name}`: {m}; shorten the sweep's name"
+            ),
+        )
+    })?;
+    if taken.contains(&point_name) || s.opponents.contains(&point_name) {
+        return Err((
+            format!("sweeps.{name}"),
+            format!(
+                "{param} = {v} makes the point policy `{point_name}`, which is already defined; rename the sweep or the policy"
+            ),
+        ));
     }
-    Ok(Sweep {
-        name: name.to_string(),
-        label: s.label.clone(),
-        question: s.question.clone(),
-        parameter: param.clone(),
-        points,
-        opponents,
-        deal_source: DealSourceKind::Chacha,
-        seed: s.seed,
-        games_per_matchup: s.games_per_matchup,
-        baseline: s.baseline,
-    })
+    let policy =
+        point_policy(cfg, s, (param, v), &point_name, name).map_err(|(in_template, m)| {
+            let field = if in_template || i == 0 {
+                format!("sweeps.{name}.policy")
+            } else {
+                value_field
+            };
+            (field, format!("with {param} = {v}: {m}"))
+        })?;
+    Ok(SweepPoint { value: v, policy })
 }
 
 /// The point's fully specified policy; the error says whether it lies in the template itself

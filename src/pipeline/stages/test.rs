@@ -54,6 +54,17 @@ fn write_tables(
     t: &StudyTests,
     out: &std::path::Path,
 ) -> crate::pipeline::execution::job::JobResult {
+    write_table3(t, out)?;
+    write_table5(t, out)?;
+    write_pairwise(t, out)?;
+    write_breakeven(t, out)
+}
+
+/// `table3.csv`: each matchup's G1 win rate with its Wilson interval (the paper's Table 3).
+fn write_table3(
+    t: &StudyTests,
+    out: &std::path::Path,
+) -> crate::pipeline::execution::job::JobResult {
     let rows: Vec<Vec<String>> = t
         .table3
         .iter()
@@ -87,7 +98,14 @@ fn write_tables(
             "hi",
         ],
         &rows,
-    )?;
+    )
+}
+
+/// `table5.csv`: each policy's wins, points per win and wasted trumps (the paper's Table 5).
+fn write_table5(
+    t: &StudyTests,
+    out: &std::path::Path,
+) -> crate::pipeline::execution::job::JobResult {
     let rows: Vec<Vec<String>> = t
         .table5
         .iter()
@@ -117,7 +135,14 @@ fn write_tables(
             "wasted_fraction",
         ],
         &rows,
-    )?;
+    )
+}
+
+/// `pairwise.csv`: the pairwise tests with their Bonferroni-adjusted p-values.
+fn write_pairwise(
+    t: &StudyTests,
+    out: &std::path::Path,
+) -> crate::pipeline::execution::job::JobResult {
     let rows: Vec<Vec<String>> = t
         .pairwise
         .cells
@@ -148,7 +173,14 @@ fn write_tables(
             "reject",
         ],
         &rows,
-    )?;
+    )
+}
+
+/// `breakeven_by_delta.csv`: Figure 2's bins (G1's win rate per delta, its interval, whether kept).
+fn write_breakeven(
+    t: &StudyTests,
+    out: &std::path::Path,
+) -> crate::pipeline::execution::job::JobResult {
     let rows: Vec<Vec<String>> = t
         .figure2
         .iter()

@@ -241,107 +241,30 @@ impl PositionSpec {
                 ),
             ));
         }
-        let mut seen: Vec<(Card, String)> = Vec::new();
-        let mut take = |field: String, name: &str| -> Result<Card, PositionError> {
-            let c = parse_card(name)
-                .ok_or_else(|| bad(&field, format!("`{name}` is not a card; {CARD_HELP}")))?;
-            if !rules.in_deck(c) {
-                return Err(bad(
-                    &field,
-                    format!("{} is not in this variant's deck", card_name(c)),
-                ));
-            }
-            if let Some((_, first)) = seen.iter().find(|(d, _)| *d == c) {
-                return Err(bad(
-                    &field,
-                    format!(
-                        "{} is listed twice (first at {first}); every card is in one place",
-                        card_name(c)
-                    ),
-                ));
-            }
-            seen.push((c, field));
-            Ok(c)
-        };
-        let mut hands = Vec::with_capacity(n);
-        for (p, h) in self.hands.iter().enumerate() {
-            let mut set = CardSet::EMPTY;
-            for (i, name) in h.iter().enumerate() {
-                set = set.with(take(format!("hands[{p}][{i}]"), name)?);
-            }
-            hands.push(set);
-        }
-        let mut played = CardSet::EMPTY;
-        for (i, name) in self.played.iter().enumerate() {
-            played = played.with(take(format!("played[{i}]"), name)?);
-        }
-        let face_up = match &self.face_up {
-            Some(name) => Some(take("face_up".into(), name)?),
-            None => None,
-        };
-        let known_stock = match &self.stock {
-            Some(list) => {
-                let mut v = Vec::with_capacity(list.len());
-                for (i, name) in list.iter().enumerate() {
-                    v.push(take(format!("stock[{i}]"), name)?);
-                }
-                Some(v)
-            }
-            None => None,
-        };
-        let trump = self.trump_suit(&rules, face_up, known_stock.as_deref())?;
-        let unknown = self.unknown_counts(&hands, rules.hand_size())?;
-        let size = hands[0].len() as usize + unknown[0] as usize;
-        let deck = Card::all().filter(|&c| rules.in_deck(c)).count();
-        let pool_len = deck - seen.len();
+        let placed = self.place_cards(&rules)?;
+        let trump = self.trump_suit(&rules, placed.face_up, placed.known_stock.as_deref())?;
+        let unknown = self.unknown_counts(&placed.hands, rules.hand_size())?;
+        let size = placed.hands[0].len() as usize + unknown[0] as usize;
         let hidden: usize = unknown.iter().map(|&u| u as usize).sum();
-        let stock = match known_stock {
-            Some(_) if face_up.is_some() => {
-                return Err(bad(
-                    "face_up",
-                    "with a known stock the face-up card is the stock's last card; remove face_up",
-                ));
-            }
-            Some(v) => {
-                if v.len() % n != 0 {
-                    return Err(bad(
-                        "stock",
-                        format!(
-                            "{} cards; a stock holds a multiple of {n} (one card each per draw)",
-                            v.len()
-                        ),
-                    ));
-                }
-                if pool_len != hidden {
-                    return Err(bad(
-                        "stock",
-                        format!(
-                            "{pool_len} cards of the deck are placed nowhere but the hands have {hidden} unknown cards; list every card in a hand, the stock or `played`"
-                        ),
-                    ));
-                }
-                v.into_iter().map(Some).collect()
-            }
-            None => {
-                let left = (pool_len + face_up.is_some() as usize).checked_sub(hidden);
-                let Some(left) = left.filter(|l| l % n == 0) else {
-                    return Err(bad(
-                        "hands",
-                        format!(
-                            "the hands hold {} cards and {} are out of play, which leaves {} for an unknown stock; a stock holds a multiple of {n} (check the hands' sizes and `played`)",
-                            n * size,
-                            played.len(),
-                            pool_len as i64 + face_up.is_some() as i64 - hidden as i64
-                        ),
-                    ));
-                };
-                let mut v = vec![None; left];
-                if let (Some(f), Some(last)) = (face_up, v.last_mut()) {
-                    *last = Some(f);
-                }
-                v
-            }
-        };
+        let Placed {
+            hands,
+            played,
+            face_up,
+            known_stock,
+            named,
+        } = placed;
+        let deck = Card::all().filter(|&c| rules.in_deck(c)).count();
+        let stock = stock_of(
+            known_stock,
+            face_up,
+            StockCount {
+                players: n,
+                pool: deck - named,
+                hidden,
+                hand: size,
+                played: played.len() as usize,
+            },
+        )?;
         if !stock.is_empty() && size != rules.hand_size() {
             return Err(bad(
                 "hands",
@@ -370,6 +293,66 @@ impl PositionSpec {
         };
         (pos.player, pos.target) = self.goal_of(&pos)?;
         Ok(pos)
+    }
+
+    /// Every card the position names (hands, played, face-up, a known stock), each a card of
+    /// the variant's deck and each in one place.
+    fn place_cards(&self, rules: &Rules) -> Result<Placed, PositionError> {
+        let mut seen: Vec<(Card, String)> = Vec::new();
+        let mut take = |field: String, name: &str| -> Result<Card, PositionError> {
+            let c = parse_card(name)
+                .ok_or_else(|| bad(&field, format!("`{name}` is not a card; {CARD_HELP}")))?;
+            if !rules.in_deck(c) {
+                return Err(bad(
+                    &field,
+                    format!("{} is not in this variant's deck", card_name(c)),
+                ));
+            }
+            if let Some((_, first)) = seen.iter().find(|(d, _)| *d == c) {
+                return Err(bad(
+                    &field,
+                    format!(
+                        "{} is listed twice (first at {first}); every card is in one place",
+                        card_name(c)
+                    ),
+                ));
+            }
+            seen.push((c, field));
+            Ok(c)
+        };
+        let mut hands = Vec::with_capacity(self.hands.len());
+        for (p, h) in self.hands.iter().enumerate() {
+            let mut set = CardSet::EMPTY;
+            for (i, name) in h.iter().enumerate() {
+                set = set.with(take(format!("hands[{p}][{i}]"), name)?);
+            }
+            hands.push(set);
+        }
+        let mut played = CardSet::EMPTY;
+        for (i, name) in self.played.iter().enumerate() {
+            played = played.with(take(format!("played[{i}]"), name)?);
+        }
+        let face_up = match &self.face_up {
+            Some(name) => Some(take("face_up".into(), name)?),
+            None => None,
+        };
+        let known_stock = match &self.stock {
+            Some(list) => {
+                let mut v = Vec::with_capacity(list.len());
+                for (i, name) in list.iter().enumerate() {
+                    v.push(take(format!("stock[{i}]"), name)?);
+                }
+                Some(v)
+            }
+            None => None,
+        };
+        Ok(Placed {
+            hands,
+            played,
+            face_up,
+            known_stock,
+            named: seen.len(),
+        })
     }
 
     fn trump_suit(
@@ -488,6 +471,86 @@ impl PositionSpec {
             _ => return Err(bad("goal", "give exactly one of tricks = K or points = P")),
         };
         Ok((g.player as usize - 1, target))
+    }
+}
+
+/// The cards a position names, placed ([`PositionSpec::place_cards`]).
+struct Placed {
+    hands: Vec<CardSet>,
+    played: CardSet,
+    face_up: Option<Card>,
+    known_stock: Option<Vec<Card>>,
+    /// How many cards are named in all.
+    named: usize,
+}
+
+/// The counts a stock must agree with.
+struct StockCount {
+    players: usize,
+    /// Cards of the deck named nowhere.
+    pool: usize,
+    /// Unknown cards in the hands.
+    hidden: usize,
+    /// Cards in each hand.
+    hand: usize,
+    /// Cards out of play.
+    played: usize,
+}
+
+/// The stock, top first (`None` for a card not known): the known stock as given, or as many
+/// unknown cards as the unplaced ones leave after the hands' unknown cards, the face-up card
+/// last; it holds a multiple of the players.
+fn stock_of(
+    known: Option<Vec<Card>>,
+    face_up: Option<Card>,
+    c: StockCount,
+) -> Result<Vec<Option<Card>>, PositionError> {
+    let n = c.players;
+    match known {
+        Some(_) if face_up.is_some() => Err(bad(
+            "face_up",
+            "with a known stock the face-up card is the stock's last card; remove face_up",
+        )),
+        Some(v) => {
+            if v.len() % n != 0 {
+                return Err(bad(
+                    "stock",
+                    format!(
+                        "{} cards; a stock holds a multiple of {n} (one card each per draw)",
+                        v.len()
+                    ),
+                ));
+            }
+            if c.pool != c.hidden {
+                return Err(bad(
+                    "stock",
+                    format!(
+                        "{} cards of the deck are placed nowhere but the hands have {} unknown cards; list every card in a hand, the stock or `played`",
+                        c.pool, c.hidden
+                    ),
+                ));
+            }
+            Ok(v.into_iter().map(Some).collect())
+        }
+        None => {
+            let left = (c.pool + face_up.is_some() as usize).checked_sub(c.hidden);
+            let Some(left) = left.filter(|l| l % n == 0) else {
+                return Err(bad(
+                    "hands",
+                    format!(
+                        "the hands hold {} cards and {} are out of play, which leaves {} for an unknown stock; a stock holds a multiple of {n} (check the hands' sizes and `played`)",
+                        n * c.hand,
+                        c.played,
+                        c.pool as i64 + face_up.is_some() as i64 - c.hidden as i64
+                    ),
+                ));
+            };
+            let mut v = vec![None; left];
+            if let (Some(f), Some(last)) = (face_up, v.last_mut()) {
+                *last = Some(f);
+            }
+            Ok(v)
+        }
     }
 }
 
