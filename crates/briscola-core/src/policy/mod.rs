@@ -11,7 +11,8 @@
 //! To add a policy kind: write `src/policy/<name>.rs` with a type implementing [`Policy`] and
 //! [`KindPolicy`] (its decision and explanation), and a value implementing [`KindSeam`] (its
 //! study-file fields and checks, its parameters as [`KindParams`], its description), then
-//! register it with one line in [`kinds`] (and `mod <name>;` here). It plays through
+//! register it with `mod <name>;` and one line in the registry below (`kinds::policy_kinds!`,
+//! at the end: the order is `PolicyKind`'s). It plays through
 //! [`AnyPolicy::Dyn`]; `mixture.rs` is such a kind. Only the built-ins and rule programs are
 //! monomorphised per pair in the engine's loop. No existing cache key changes.
 
