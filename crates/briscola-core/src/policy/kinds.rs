@@ -61,12 +61,6 @@ impl PolicyKind {
         BUILTIN_KINDS.map(PolicyKind::as_str).join(", ")
     }
 
-    /// Whether the kind's rule ranks cards against a trump suit (the paper's three and rules
-    /// policies do; `random` does not).
-    pub fn needs_trump(self) -> bool {
-        self.seam().needs_trump()
-    }
-
     /// The threshold a policy of this kind has when none is given: 0 for greedy (it has none),
     /// [`DEFAULT_THRESHOLD`] otherwise (a value in the built-ins' specs, so in their keys).
     pub const fn default_threshold(self) -> u8 {
