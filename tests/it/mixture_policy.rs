@@ -120,3 +120,20 @@ fn a_mixture_is_checked_like_any_kind() {
         );
     }
 }
+
+/// A mixture sits at a team table too: a four-player variant whose seats include a mixture of
+/// greedy and counter runs to its report (the verbatim reading, from each part's rules).
+#[test]
+fn a_mixture_plays_a_four_player_variant() {
+    let config = mixture_study()
+        + "\n[variants.four]\nlabel = \"four\"\nrules = { players = 4 }\ngames_per_matchup = 20\n";
+    let dir = study(&config);
+    let o = briscola(&["run", "--config", "pipeline.toml"], dir.path());
+    assert_exit(&o, 0);
+    let shards = std::fs::read_dir(dir.path().join("outputs/four/simulate"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains("mix"))
+        .count();
+    assert!(shards > 0, "the four-player variant seats the mixture");
+}
