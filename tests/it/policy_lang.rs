@@ -574,3 +574,28 @@ fn the_readmes_worked_examples_load() {
         );
     }
 }
+
+/// A switch or an epsilon policy holding the search agent is refused at a variant the search
+/// cannot play (loser-first draws), as the search agent alone is: the table asks every policy
+/// that plays there, not only the top one (before, both were seated and the search played the
+/// variant as if it had standard rules).
+#[test]
+fn a_switch_or_epsilon_holding_search_is_refused_where_search_is() {
+    let holders = [
+        "kind = \"switch\"\nwhile = \"stock == 0\"\nplay = \"search\"\notherwise = \"greedy\"\n",
+        "kind = \"epsilon\"\nbase = \"search\"\neps = 0.1\n",
+    ];
+    for holder in holders {
+        let config = BASE_CONFIG.to_string()
+            + "\n[variants.lf]\nlabel = \"loser first\"\nrules = { draw_order = \"loser-first\" }\ngames_per_matchup = 50\npolicies = [\"greedy\", \"deep\"]\n\n[policies.deep]\n"
+            + holder;
+        let dir = study(&config);
+        let o = briscola(&["status"], dir.path());
+        assert_exit(&o, 2);
+        let err = stderr(&o);
+        assert!(
+            err.contains("variants.lf") && err.contains("standard two-player rules only"),
+            "{holder}: {err}"
+        );
+    }
+}

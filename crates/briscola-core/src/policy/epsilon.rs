@@ -167,6 +167,18 @@ impl super::KindSeam for EpsilonKind {
             d.policy(base);
         }
     }
+
+    /// The base plays at the table, so it must fit it.
+    fn fits(
+        &self,
+        spec: &super::PolicySpec,
+        rules: &crate::game::Rules,
+    ) -> Result<(), super::VariantFitError> {
+        if let Some(super::PolicyDef::Epsilon { base, .. }) = &spec.def {
+            base.kind.seam().fits(base, rules)?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -149,4 +149,20 @@ impl super::KindSeam for SwitchKind {
         matches!(&spec.def, Some(super::PolicyDef::Switch { play, otherwise, .. })
             if play.is_deterministic() && otherwise.is_deterministic())
     }
+
+    /// Both branches play at the table, so both must fit it.
+    fn fits(
+        &self,
+        spec: &super::PolicySpec,
+        rules: &crate::game::Rules,
+    ) -> Result<(), super::VariantFitError> {
+        if let Some(super::PolicyDef::Switch {
+            play, otherwise, ..
+        }) = &spec.def
+        {
+            play.kind.seam().fits(play, rules)?;
+            otherwise.kind.seam().fits(otherwise, rules)?;
+        }
+        Ok(())
+    }
 }

@@ -454,41 +454,45 @@ mod tests {
             return 0;
         }
         let mover = d.to_move() as usize;
-        let vals = d.hands[mover].iter().map(|c| {
-            let mut n = d.clone();
-            n.hands[mover] = n.hands[mover].without(c);
-            match d.led {
-                None => {
-                    n.led = Some(c);
-                    brute(&n, horizon)
-                }
-                Some(led) => {
-                    let leader = d.leader as usize;
-                    let w = if beats(led, c, d.trump) {
-                        1 - leader
-                    } else {
-                        leader
-                    };
-                    let pts = (led.points() + c.points()) as i32;
-                    if !n.stock.is_empty() {
-                        let first = match d.draw_order {
-                            DrawOrder::WinnerFirst => w,
-                            DrawOrder::LoserFirst => 1 - w,
-                        };
-                        n.hands[first] = n.hands[first].with(n.stock[0]);
-                        n.hands[1 - first] = n.hands[1 - first].with(n.stock[1]);
-                        n.stock.drain(..2);
-                    }
-                    n.led = None;
-                    n.leader = w as u8;
-                    (if w == 0 { pts } else { -pts }) + brute(&n, horizon - 1)
-                }
-            }
-        });
+        let vals = d.hands[mover].iter().map(|c| brute_after(d, c, horizon));
         if mover == 0 {
             vals.max().unwrap()
         } else {
             vals.min().unwrap()
+        }
+    }
+
+    /// [`brute`] after the seat to move plays `c`.
+    fn brute_after(d: &Duel, c: Card, horizon: u8) -> i32 {
+        let mover = d.to_move() as usize;
+        let mut n = d.clone();
+        n.hands[mover] = n.hands[mover].without(c);
+        match d.led {
+            None => {
+                n.led = Some(c);
+                brute(&n, horizon)
+            }
+            Some(led) => {
+                let leader = d.leader as usize;
+                let w = if beats(led, c, d.trump) {
+                    1 - leader
+                } else {
+                    leader
+                };
+                let pts = (led.points() + c.points()) as i32;
+                if !n.stock.is_empty() {
+                    let first = match d.draw_order {
+                        DrawOrder::WinnerFirst => w,
+                        DrawOrder::LoserFirst => 1 - w,
+                    };
+                    n.hands[first] = n.hands[first].with(n.stock[0]);
+                    n.hands[1 - first] = n.hands[1 - first].with(n.stock[1]);
+                    n.stock.drain(..2);
+                }
+                n.led = None;
+                n.leader = w as u8;
+                (if w == 0 { pts } else { -pts }) + brute(&n, horizon - 1)
+            }
         }
     }
 
@@ -530,6 +534,11 @@ mod tests {
             let best = moves.iter().map(|m| m.1);
             let best = if mover == 0 { best.max() } else { best.min() };
             prop_assert_eq!(best.unwrap(), brute(&d, full));
+            // Every card's own value, not only the best (the search agent sums each card's
+            // over its worlds), at the agent's horizons too.
+            for (c, v) in s.move_values(&d, Some(h)) {
+                prop_assert_eq!(v, brute_after(&d, c, h), "{:?} at horizon {}", c, h);
+            }
         }
 
         /// One solver carried across positions of different trumps (its table of tricks is
