@@ -110,6 +110,7 @@ pub fn render(file: &str, pos: &Position, tries: usize, max_nodes: u64) -> Strin
             Answer::OutOfBudget { .. } => some.clone(),
             _ => Answer::No(None),
         };
+        let unanswered = matches!(every, Answer::OutOfBudget { .. });
         let text = match every {
             Answer::OutOfBudget { nodes } => out_of_budget(nodes),
             Answer::Yes(_) => {
@@ -139,11 +140,42 @@ pub fn render(file: &str, pos: &Position, tries: usize, max_nodes: u64) -> Strin
             }
         };
         let _ = writeln!(o, "  For every completion of the unknown cards: {text}");
+        if unanswered && let Some(k) = every_bound(pos, tries, max_nodes) {
+            let _ = writeln!(
+                o,
+                "    what is proved: for every completion {} can win at least {k} of the {left} tricks left",
+                player(pos.player)
+            );
+        }
     }
     if pos.players() == 2 && !unknown {
         minimax(&mut o, pos);
     }
     o
+}
+
+/// The most tricks (below a tricks goal whose "for every completion" went unanswered) that
+/// every completion is proved to reach, trying one trick fewer at a time with an eighth of
+/// the budget each, half of it in all; `None` when no smaller goal is proved (or the goal is
+/// points). A line reaching j tricks reaches fewer, so the first proved is the best bound.
+fn every_bound(pos: &Position, tries: usize, max_nodes: u64) -> Option<u16> {
+    let Target::Tricks(k) = pos.target else {
+        return None;
+    };
+    let each = (max_nodes / 8).max(1);
+    let mut spent = 0;
+    for j in (1..k).rev() {
+        if spent + each > max_nodes / 2 {
+            break;
+        }
+        spent += each;
+        let mut easier = pos.clone();
+        easier.target = Target::Tricks(j);
+        if let Answer::Yes(_) = Feasibility::every(&easier, tries, each) {
+            return Some(j);
+        }
+    }
+    None
 }
 
 fn out_of_budget(nodes: u64) -> String {

@@ -15,6 +15,11 @@ fn solve_text(text: &str) -> std::process::Output {
     briscola(&["solve", "position.toml"], dir.path())
 }
 
+/// The seed: "for some completion" answered with a line; "for every completion" of its 4
+/// tricks is not answered within the default budget (issue 30), so the report adds the most
+/// tricks that is proved for every completion: 2 (3 is not answered either; 1 is easy by hand:
+/// Player-1 leads the 2 of Coins and the others can always play the Knight of Cups, the Jack
+/// of Clubs and the 5 of Cups under it).
 #[test]
 fn the_seed_position_is_answered_with_a_witness() {
     let o = solve_text(SEED);
@@ -22,6 +27,12 @@ fn the_seed_position_is_answered_with_a_witness() {
     let out = stdout(&o);
     assert!(
         out.contains("For some completion of the unknown cards: yes. A witness line:"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "what is proved: for every completion Player-1 can win at least 2 of the 10 tricks left"
+        ),
         "{out}"
     );
     insta::assert_snapshot!("solve_seed", out);
