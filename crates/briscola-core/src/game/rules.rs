@@ -284,6 +284,7 @@ impl Rules {
     }
 
     /// Players at the table.
+    #[inline]
     pub const fn players(&self) -> usize {
         self.0.players as usize
     }
@@ -309,6 +310,7 @@ impl Rules {
     }
 
     /// Number of sides: 2 for two players and the partnership games, 3 for three players.
+    #[inline]
     pub const fn sides(&self) -> usize {
         match self.0.players {
             3 => 3,
@@ -317,6 +319,7 @@ impl Rules {
     }
 
     /// The side seat `seat` plays for: partners sit opposite (seat parity) in 4 and 6.
+    #[inline]
     pub const fn side_of(&self, seat: usize) -> usize {
         match self.0.players {
             3 => seat,
@@ -325,6 +328,7 @@ impl Rules {
     }
 
     /// Whether two distinct seats are partners.
+    #[inline]
     pub const fn partners(&self, a: usize, b: usize) -> bool {
         a != b && self.0.players >= 4 && a % 2 == b % 2
     }

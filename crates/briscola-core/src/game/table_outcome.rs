@@ -33,6 +33,7 @@ pub struct TableOutcome {
 
 impl TableOutcome {
     /// Points per side (`rules.sides()` meaningful entries).
+    #[inline]
     pub fn side_points(&self, rules: &Rules) -> [u16; 3] {
         let mut s = [0u16; 3];
         for seat in 0..self.players as usize {

@@ -28,13 +28,16 @@ struct Hand {
 }
 
 impl Hand {
+    #[inline]
     fn as_slice(&self) -> &[Card] {
         &self.cards[..self.len as usize]
     }
+    #[inline]
     fn push(&mut self, c: Card) {
         self.cards[self.len as usize] = c;
         self.len += 1;
     }
+    #[inline]
     fn remove_card(&mut self, c: Card) {
         let len = self.len as usize;
         let i = self.cards[..len]
@@ -184,6 +187,7 @@ impl TableState {
     }
 
     /// The seat to play, `None` once the game is over.
+    #[inline]
     pub fn to_play(&self) -> Option<usize> {
         (!self.done).then(|| (self.leader + self.k) % self.rules.players())
     }
@@ -194,6 +198,7 @@ impl TableState {
     }
 
     /// The cards the seat to play may play (empty once the game is over).
+    #[inline]
     pub fn legal(&self) -> &[Card] {
         &self.legal[..self.legal_len as usize]
     }
@@ -247,6 +252,7 @@ impl TableState {
     /// What the seat to play may see, `None` once the game is over. Its `hand` is the playable
     /// cards (under must-follow-suit, the cards of the led suit when the seat holds one), as
     /// [`super::play_table`] shows a policy.
+    #[inline]
     pub fn view(&self) -> Option<SeatView<'_>> {
         self.to_play().map(|seat| self.view_of(seat))
     }
@@ -257,6 +263,7 @@ impl TableState {
     ///
     /// # Panics
     /// If `seat` is not a seat of the game.
+    #[inline]
     pub fn view_of(&self, seat: usize) -> SeatView<'_> {
         let rules = &self.rules;
         assert!(seat < rules.players(), "seat {seat} is not at the table");

@@ -38,6 +38,7 @@ impl TableTrick {
     }
 
     /// The card seat `seat` played.
+    #[inline]
     pub fn card_of(&self, seat: usize) -> Card {
         let n = self.players as usize;
         self.cards[(seat + n - self.leader as usize) % n]
