@@ -264,6 +264,7 @@ impl Rules {
     }
 
     /// The description this value was validated from.
+    #[inline]
     pub const fn spec(&self) -> &RulesSpec {
         &self.0
     }

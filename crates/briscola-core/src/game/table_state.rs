@@ -410,6 +410,7 @@ impl TableState {
     }
 
     /// Fill `legal` for the seat to play.
+    #[inline]
     fn find_legal(&mut self) {
         self.legal_len = 0;
         let Some(seat) = self.to_play() else {
