@@ -12,9 +12,10 @@ use std::path::PathBuf;
 use clap::Args;
 
 use briscola::solve::{
-    Answer, CardSet, DEFAULT_MAX_NODES, Duel, DuelSolver, Feasibility, Position, PositionSpec,
-    Target, card_name, suit_name,
+    Answer, CardSet, Completion, DEFAULT_MAX_NODES, Duel, DuelSolver, Feasibility, Position,
+    PositionSpec, SampledCompletions, Target, card_name, sample_completions, suit_name,
 };
+use briscola::stats::clopper_pearson_upper;
 
 use super::error::{CliError, Exit, report};
 
@@ -33,6 +34,27 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = DEFAULT_MAX_NODES, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: u64,
+    /// When "for every completion" is not answered: how many completions of the unknown cards
+    /// to draw at random and search one by one (a drawn completion with no line answers "no";
+    /// if every one has a line, the report bounds the share that lack one); 0 draws none.
+    #[arg(long, default_value_t = 1000, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub samples: u32,
+    /// The seed of those draws (the same seed draws the same completions on any machine).
+    #[arg(long, default_value_t = 1, value_name = "SEED")]
+    pub seed: u64,
+}
+
+/// What `solve` searches with: the node budget of each search, and the completions drawn when
+/// "for every completion" is not answered.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// The most nodes each search may visit.
+    pub max_nodes: u64,
+    /// Completions to draw (0: none).
+    pub samples: u32,
+    /// Their seed.
+    pub seed: u64,
 }
 
 /// Run `briscola solve`.
@@ -59,7 +81,12 @@ pub fn solve(a: SolveArgs) -> Exit {
         Ok(p) => p,
         Err(e) => return fail(format!("{file}: {e}")),
     };
-    outln!("{}", render(&file, &pos, a.tries, a.max_nodes));
+    let budget = Budget {
+        max_nodes: a.max_nodes,
+        samples: a.samples,
+        seed: a.seed,
+    };
+    outln!("{}", render(&file, &pos, a.tries, budget));
     Exit::Ok
 }
 
@@ -72,7 +99,8 @@ fn names(set: CardSet) -> Vec<String> {
 }
 
 /// The whole report of one position (what `solve` prints).
-pub fn render(file: &str, pos: &Position, tries: usize, max_nodes: u64) -> String {
+pub fn render(file: &str, pos: &Position, tries: usize, budget: Budget) -> String {
+    let max_nodes = budget.max_nodes;
     let mut o = String::new();
     describe(&mut o, file, pos);
     let left = pos.tricks_left();
@@ -110,7 +138,19 @@ pub fn render(file: &str, pos: &Position, tries: usize, max_nodes: u64) -> Strin
             Answer::OutOfBudget { .. } => some.clone(),
             _ => Answer::No(None),
         };
-        let unanswered = matches!(every, Answer::OutOfBudget { .. });
+        let mut unanswered = matches!(every, Answer::OutOfBudget { .. });
+        let sampled = (unanswered && budget.samples > 0 && matches!(some, Answer::Yes(_)))
+            .then(|| sample_completions(pos, budget.samples, budget.seed, max_nodes));
+        let every = match &sampled {
+            Some(SampledCompletions {
+                refutation: Some(c),
+                ..
+            }) => {
+                unanswered = false;
+                Answer::No(Some(c.clone()))
+            }
+            _ => every,
+        };
         let text = match every {
             Answer::OutOfBudget { nodes } => out_of_budget(nodes),
             Answer::Yes(_) => {
@@ -118,22 +158,7 @@ pub fn render(file: &str, pos: &Position, tries: usize, max_nodes: u64) -> Strin
                     .to_string()
             }
             Answer::No(None) => "no (not even for some completion)".to_string(),
-            Answer::No(Some(c)) => {
-                let mut t =
-                    "no. With the unknown cards placed so, no line of play reaches it:".to_string();
-                for (p, cards) in c.hands.iter().enumerate().filter(|(_, h)| !h.is_empty()) {
-                    let cards: Vec<String> = cards.iter().map(|&c| card_name(c)).collect();
-                    let _ = write!(
-                        t,
-                        "\n    {}'s unknown cards: {}",
-                        player(p),
-                        cards.join(", ")
-                    );
-                }
-                let stock: Vec<String> = c.stock.iter().map(|&c| card_name(c)).collect();
-                let _ = write!(t, "\n    the stock from its top: {}", stock.join(", "));
-                t
-            }
+            Answer::No(Some(c)) => refuted(&c),
             // The exact search never leaves a question undetermined; an older answer might.
             Answer::Undetermined { tried } => {
                 format!("undetermined after {tried} completions (raise --max-nodes)")
@@ -146,6 +171,9 @@ pub fn render(file: &str, pos: &Position, tries: usize, max_nodes: u64) -> Strin
                 "    what is proved: for every completion {} can win at least {k} of the {left} tricks left",
                 player(pos.player)
             );
+        }
+        if let Some(s) = &sampled {
+            let _ = writeln!(o, "    {}", sampled_text(s, budget));
         }
     }
     if pos.players() == 2 && !unknown {
@@ -176,6 +204,72 @@ fn every_bound(pos: &Position, tries: usize, max_nodes: u64) -> Option<u16> {
         }
     }
     None
+}
+
+/// "No" for every completion, with the completion that has no line.
+fn refuted(c: &Completion) -> String {
+    let mut t = "no. With the unknown cards placed so, no line of play reaches it:".to_string();
+    for (p, cards) in c.hands.iter().enumerate().filter(|(_, h)| !h.is_empty()) {
+        let cards: Vec<String> = cards.iter().map(|&c| card_name(c)).collect();
+        let _ = write!(
+            t,
+            "\n    {}'s unknown cards: {}",
+            player(p),
+            cards.join(", ")
+        );
+    }
+    let stock: Vec<String> = c.stock.iter().map(|&c| card_name(c)).collect();
+    let _ = write!(t, "\n    the stock from its top: {}", stock.join(", "));
+    t
+}
+
+/// What the drawn completions showed: where a drawn one was refuted, how it was found; else how
+/// many have a line and the one-sided 95 % Clopper-Pearson upper bound on the share of
+/// completions without one (undecided draws counted as without).
+fn sampled_text(s: &SampledCompletions, budget: Budget) -> String {
+    let how = format!(
+        "drawn uniformly at random (seed {}) and searched one by one",
+        budget.seed
+    );
+    if s.refutation.is_some() {
+        return format!(
+            "(found by sampling: draw {} of the completions {how}, its exact search finds no line)",
+            s.drawn
+        );
+    }
+    let short = if s.drawn < budget.samples {
+        format!(" ({} asked; the node budget ran out)", budget.samples)
+    } else {
+        String::new()
+    };
+    let without = s.drawn - s.with_line;
+    let found = if s.undecided == 0 {
+        "every one has a line".to_string()
+    } else {
+        format!(
+            "{} have a line, {} ran out of nodes (counted as without one)",
+            s.with_line, s.undecided
+        )
+    };
+    format!(
+        "sampled: {} completions{short} {how}: {found}; so at most {} of the completions lack one (one-sided 95 % Clopper-Pearson bound; sampling proves no \"yes\")",
+        s.drawn,
+        clopper_pearson_upper(u64::from(without), u64::from(s.drawn), 0.95)
+            .map_or_else(|e| e.to_string(), percent)
+    )
+}
+
+/// A share as a percentage with three significant digits (`0.300 %`, `12.5 %`).
+fn percent(p: f64) -> String {
+    let pc = p * 100.0;
+    let decimals = if pc >= 10.0 {
+        1
+    } else if pc >= 1.0 {
+        2
+    } else {
+        (2 - pc.log10().floor() as i32).max(3) as usize
+    };
+    format!("{pc:.decimals$} %")
 }
 
 fn out_of_budget(nodes: u64) -> String {

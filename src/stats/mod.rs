@@ -1,6 +1,6 @@
 //! Statistics of the paper's section 4, checked against R's algorithms through scipy and
 //! statsmodels: Wilson intervals, the Yates chi-square, exact binomial tests with Bonferroni,
-//! power, correlations, and logistic regression (with profile intervals, and a cluster-robust
+//! power, one-sided Clopper-Pearson bounds, correlations, and logistic regression (with profile intervals, and a cluster-robust
 //! covariance checked against R's `sandwich`).
 //!
 //! Invariant: every function here is pure and deterministic (parallel sums are chunked and added
@@ -9,6 +9,7 @@
 pub mod binom_test;
 pub mod chi_square;
 pub mod cholesky;
+pub mod clopper_pearson;
 pub mod cluster_covariance;
 pub mod correlation;
 pub mod erfc;
@@ -26,6 +27,7 @@ pub mod wilson;
 
 pub use binom_test::{binom_test, bonferroni};
 pub use chi_square::{ChiSquareTest, chi_square_1df_p, chi_square_sf, chi_square_yates};
+pub use clopper_pearson::clopper_pearson_upper;
 pub use cluster_covariance::{Cluster, cluster_covariance};
 pub use correlation::{average_ranks, pearson, pearson_runs, spearman, spearman_runs};
 pub use error::StatsError;

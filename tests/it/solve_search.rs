@@ -35,6 +35,14 @@ fn the_seed_position_is_answered_with_a_witness() {
         ),
         "{out}"
     );
+    // 1,000 completions drawn (seed 1), each with a line: at most 0.299 % lack one, R 4.2.2's
+    // binom.test(0, 1000, alternative = "less")$conf.int[2] = 0.0029912495.
+    assert!(
+        out.contains(
+            "sampled: 1000 completions drawn uniformly at random (seed 1) and searched one by one: every one has a line; so at most 0.299 % of the completions lack one"
+        ),
+        "{out}"
+    );
     insta::assert_snapshot!("solve_seed", out);
 }
 
@@ -193,6 +201,63 @@ fn zero_worlds_is_a_config_error() {
         e.contains("policies.deep.worlds") && e.contains("use 1 to 100000"),
         "{e}"
     );
+}
+
+/// Two players, seven tricks left, Player-1's three low Cups against eleven unknown cards: the
+/// exact "for every completion" search needs more than 32,000 nodes, but draw 31 of the sampled
+/// completions (seed 1) has no line to 3 tricks, which answers "no" exactly.
+const SMALL: &str = r#"
+trump = "Swords"
+leader = 1
+hands = [["2 of Cups", "4 of Cups", "5 of Cups"], []]
+played = [
+  "2 of Coins", "4 of Coins", "5 of Coins", "6 of Coins", "7 of Coins", "Jack of Coins", "Knight of Coins", "King of Coins", "3 of Coins", "Ace of Coins",
+  "2 of Clubs", "4 of Clubs", "5 of Clubs", "6 of Clubs", "7 of Clubs", "Jack of Clubs", "Knight of Clubs", "King of Clubs", "3 of Clubs", "Ace of Clubs",
+  "2 of Swords", "4 of Swords", "5 of Swords", "6 of Swords", "7 of Swords", "Jack of Swords",
+]
+[goal]
+player = 1
+tricks = 3
+"#;
+
+#[test]
+fn sampled_completions_refute_what_the_exact_search_leaves_open() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("position.toml"), SMALL).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["solve", "position.toml", "--max-nodes", "32000"];
+        args.extend_from_slice(extra);
+        let o = briscola(&args, dir.path());
+        assert_exit(&o, 0);
+        stdout(&o)
+    };
+    let out = run(&[]);
+    assert!(
+        out.contains("For every completion of the unknown cards: no. With the unknown cards placed so, no line of play reaches it:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("(found by sampling: draw 31 of the completions drawn uniformly at random (seed 1) and searched one by one, its exact search finds no line)"),
+        "{out}"
+    );
+    // Without draws the same budget leaves it open; another seed draws other completions.
+    let off = run(&["--samples", "0"]);
+    assert!(
+        off.contains("For every completion of the unknown cards: not answered")
+            && !off.contains("sampled"),
+        "{off}"
+    );
+    let other = run(&["--seed", "2"]);
+    assert!(
+        other.contains("(seed 2)") && !other.contains("draw 31 of"),
+        "{other}"
+    );
+    let o = briscola(
+        &["solve", "position.toml", "--samples", "2000000"],
+        dir.path(),
+    );
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("--samples"), "{}", stderr(&o));
 }
 
 /// A node budget too small to answer says so (never a guessed "no"); a zero budget is bad input.

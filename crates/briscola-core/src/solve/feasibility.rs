@@ -61,6 +61,9 @@ pub struct Feasibility<'p> {
     /// Whether the search hit its budget: its "no" answers are then not proofs.
     pub exhausted: bool,
     found: Option<WitnessTrick>,
+    /// For a tricks goal: the tricks left at the root minus the trick by which the goal must be
+    /// met (0: by the end).
+    spare: usize,
 }
 
 /// The default node budget of [`Feasibility::some`] and [`Feasibility::every`]: a few seconds
@@ -80,7 +83,16 @@ impl<'p> Feasibility<'p> {
             budget: u64::MAX,
             exhausted: false,
             found: None,
+            spare: 0,
         }
+    }
+
+    /// The same search asking a tricks goal to be met within the first `tricks` tricks from
+    /// the position (a line found so reaches the goal; "no" says only that it does not by
+    /// then). No effect on a points goal.
+    pub fn by_trick(mut self, tricks: usize) -> Self {
+        self.spare = self.pos.tricks_left().saturating_sub(tricks);
+        self
     }
 
     /// The same search stopping after `nodes` search nodes.
@@ -153,7 +165,8 @@ impl<'p> Feasibility<'p> {
                 let held: u32 = (0..self.n)
                     .map(|p| st.hands[p].count_ones() + st.unknown[p] as u32)
                     .sum();
-                ((held as usize + self.pos.stock.len() - st.next as usize) / self.n) as i32
+                let left = (held as usize + self.pos.stock.len() - st.next as usize) / self.n;
+                left.saturating_sub(self.spare) as i32
             }
             Target::Points(_) => {
                 let mut live = st.hands[..self.n].iter().fold(st.pool, |m, h| m | h);

@@ -8,8 +8,8 @@
 //!
 //! Invariant: trick resolution is the engine's ([`crate::game::beats`]) and drawing follows the
 //! engine's [`crate::game::DrawOrder`]; nothing here has I/O, a clock or a random generator (the
-//! reduced game's sampled bound draws its worlds from a seed it is given), so every answer is
-//! a pure function of its input.
+//! reduced game's sampled bound draws its worlds, and [`sample_completions`] its completions,
+//! from a seed it is given), so every answer is a pure function of its input.
 
 mod answer;
 mod cards;
@@ -19,6 +19,7 @@ mod feasibility;
 mod open;
 mod position;
 pub mod reduced;
+mod sampled;
 mod slots;
 mod template;
 
@@ -31,3 +32,4 @@ pub use feasibility::{
 pub use position::{
     GoalSpec, Position, PositionError, PositionSpec, Target, card_name, parse_card, suit_name,
 };
+pub use sampled::{SampledCompletions, sample_completions};
