@@ -247,7 +247,7 @@ fn sampled_text(s: &SampledCompletions, budget: Budget) -> String {
         "every one has a line".to_string()
     } else {
         format!(
-            "{} have a line, {} ran out of nodes (counted as without one)",
+            "{} with a line, {} out of nodes (counted as without one)",
             s.with_line, s.undecided
         )
     };
@@ -259,9 +259,12 @@ fn sampled_text(s: &SampledCompletions, budget: Budget) -> String {
     )
 }
 
-/// A share as a percentage with three significant digits (`0.300 %`, `12.5 %`).
+/// A share as a percentage with three significant digits (`0.300 %`, `12.5 %`; `0 %` for 0).
 fn percent(p: f64) -> String {
     let pc = p * 100.0;
+    if pc <= 0.0 {
+        return "0 %".to_string();
+    }
     let decimals = if pc >= 10.0 {
         1
     } else if pc >= 1.0 {
