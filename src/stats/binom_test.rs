@@ -23,16 +23,7 @@ const REL_ERR: f64 = 1.0 + 1e-7;
 /// Errors: n = 0, x > n, p outside [0, 1]. As in R, p = 0 or 1 gives 1 if x matches it, else 0.
 pub fn binom_test(x: u64, n: u64, p: f64) -> Result<PValue, StatsError> {
     let what = "binom_test";
-    if n == 0 {
-        return Err(StatsError::Empty { what });
-    }
-    if x > n {
-        return Err(StatsError::SuccessesExceedTrials {
-            what,
-            successes: x,
-            trials: n,
-        });
-    }
+    StatsError::check_counts(what, x, n)?;
     if !(0.0..=1.0).contains(&p) {
         return Err(StatsError::InvalidParameter {
             what,

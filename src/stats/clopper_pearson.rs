@@ -15,16 +15,7 @@ use crate::stats::error::StatsError;
 /// Errors: n = 0, x > n, level outside (0, 1).
 pub fn clopper_pearson_upper(x: u64, n: u64, level: f64) -> Result<f64, StatsError> {
     let what = "clopper_pearson_upper";
-    if n == 0 {
-        return Err(StatsError::Empty { what });
-    }
-    if x > n {
-        return Err(StatsError::SuccessesExceedTrials {
-            what,
-            successes: x,
-            trials: n,
-        });
-    }
+    StatsError::check_counts(what, x, n)?;
     if !(level > 0.0 && level < 1.0) {
         return Err(StatsError::InvalidParameter {
             what,

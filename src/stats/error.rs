@@ -140,3 +140,21 @@ pub enum StatsError {
         max_score: f64,
     },
 }
+
+impl StatsError {
+    /// `successes` of `trials` as a binomial count: [`StatsError::Empty`] when there are no
+    /// trials, [`StatsError::SuccessesExceedTrials`] when there are more successes than trials.
+    pub fn check_counts(what: &'static str, successes: u64, trials: u64) -> Result<(), StatsError> {
+        if trials == 0 {
+            return Err(StatsError::Empty { what });
+        }
+        if successes > trials {
+            return Err(StatsError::SuccessesExceedTrials {
+                what,
+                successes,
+                trials,
+            });
+        }
+        Ok(())
+    }
+}

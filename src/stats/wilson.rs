@@ -16,16 +16,7 @@ use crate::stats::normal_tail::z_critical;
 ///
 /// Errors: n = 0, successes > n, confidence outside (0, 1).
 pub fn wilson(successes: u64, n: u64, confidence: f64) -> Result<Interval, StatsError> {
-    if n == 0 {
-        return Err(StatsError::Empty { what: "wilson" });
-    }
-    if successes > n {
-        return Err(StatsError::SuccessesExceedTrials {
-            what: "wilson",
-            successes,
-            trials: n,
-        });
-    }
+    StatsError::check_counts("wilson", successes, n)?;
     if !(confidence > 0.0 && confidence < 1.0) {
         return Err(StatsError::InvalidParameter {
             what: "wilson",
