@@ -87,6 +87,33 @@ impl<'p> Feasibility<'p> {
         }
     }
 
+    /// Search `pos` in mode `Some` asking a tricks goal of k tricks by trick k, then k + 1, ...,
+    /// then by the end (a points goal: by the end only), within `budget` nodes in all: a line
+    /// that exists is usually found by an early deadline in far fewer nodes, and the first found
+    /// meets the goal as early as any line can; only the last search can say "no". Returns
+    /// the last search run (its witness is the line found), whether it reached the goal, and
+    /// the nodes of all the searches.
+    pub fn earliest(pos: &'p Position, budget: u64) -> (Feasibility<'p>, bool, u64) {
+        let last = pos.tricks_left();
+        let first = match pos.target {
+            Target::Tricks(k) if (k as usize) <= last => k as usize,
+            _ => last,
+        };
+        let mut nodes = 0;
+        let mut deadline = first;
+        loop {
+            let mut f = Feasibility::new(pos, Mode::Some)
+                .with_budget(budget - nodes)
+                .by_trick(deadline);
+            let reached = f.reachable();
+            nodes += f.nodes.min(budget - nodes);
+            if reached || f.exhausted || deadline >= last {
+                return (f, reached, nodes);
+            }
+            deadline += 1;
+        }
+    }
+
     /// The same search asking a tricks goal to be met within the first `tricks` tricks from
     /// the position (a line found so reaches the goal; "no" says only that it does not by
     /// then). No effect on a points goal.
@@ -130,10 +157,11 @@ impl<'p> Feasibility<'p> {
     }
 
     /// The answer for some completion, with a witness line when it is yes; the search visits
-    /// at most `max_nodes` nodes.
+    /// at most `max_nodes` nodes. For a tricks goal the witness meets it as early as any line
+    /// can (see [`Feasibility::earliest`]).
     pub fn some(pos: &Position, max_nodes: u64) -> Answer {
-        let mut f = Feasibility::new(pos, Mode::Some).with_budget(max_nodes);
-        if f.reachable() {
+        let (mut f, reached, _) = Feasibility::earliest(pos, max_nodes);
+        if reached {
             Answer::Yes(Some(f.witness()))
         } else if f.exhausted {
             Answer::OutOfBudget { nodes: max_nodes }
@@ -617,6 +645,11 @@ mod tests {
                     leader = t.winner;
                 }
                 prop_assert!(got >= need, "witness reaches {} of {}", got, need);
+                // A tricks goal's witness meets it as early as any line can.
+                if matches!(pos.target, Target::Tricks(_)) && line.len() > 1 {
+                    let mut sooner = Feasibility::new(&pos, Mode::Some).by_trick(line.len() - 1);
+                    prop_assert!(!sooner.reachable(), "a line meets the goal sooner");
+                }
             } else {
                 prop_assert!(!some);
             }

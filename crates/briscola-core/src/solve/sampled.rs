@@ -12,8 +12,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::answer::Completion;
-use super::feasibility::{Feasibility, Mode};
-use super::position::{Position, Target};
+use super::feasibility::Feasibility;
+use super::position::Position;
 use super::slots::Layout;
 use crate::game::Card;
 
@@ -84,27 +84,10 @@ pub fn sample_completions(
 }
 
 /// Whether the fully known `pos` has a line reaching its goal, whether the search ran out of
-/// its `budget`, and the nodes it visited. A tricks goal is asked by trick k, k + 1, ... (most
-/// lines that exist are found by an early deadline, in far fewer nodes; only the last, by the
-/// end, can say "no").
+/// its `budget`, and the nodes it visited (by deadlines: [`Feasibility::earliest`]).
 fn search(pos: &Position, budget: u64) -> (bool, bool, u64) {
-    let last = pos.tricks_left();
-    let first = match pos.target {
-        Target::Tricks(k) => (k as usize).clamp(1, last.max(1)),
-        Target::Points(_) => last,
-    };
-    let mut nodes = 0;
-    for deadline in first..=last {
-        let mut f = Feasibility::new(pos, Mode::Some)
-            .with_budget(budget - nodes)
-            .by_trick(deadline);
-        let reached = f.reachable();
-        nodes += f.nodes.min(budget - nodes);
-        if reached || f.exhausted {
-            return (reached, f.exhausted, nodes);
-        }
-    }
-    (false, false, nodes)
+    let (f, reached, nodes) = Feasibility::earliest(pos, budget);
+    (reached, f.exhausted, nodes)
 }
 
 /// Fisher-Yates from the end, each index by a multiply-shift of 64 random bits (bias below
