@@ -11,7 +11,9 @@
 //!
 //! Unknown cards that are adjacent in their suit's order with no live known card between them
 //! (and, for a points goal, of equal points) are interchangeable, so the last reveal of a trick
-//! branches once per such class: the answer is the same, the search much smaller.
+//! branches once per such class: the answer is the same, the search much smaller. A tricks
+//! goal is bounded by the tricks left less those another player's trumps stronger than any the
+//! player can still get must take from it (refutations of a fully known position need it).
 //!
 //! Invariant: answers are memoised per state and need; a memo entry is a proven bound, so the
 //! answer never depends on the order the search visited states in.
@@ -64,6 +66,9 @@ pub struct Feasibility<'p> {
     /// For a tricks goal: the tricks left at the root minus the trick by which the goal must be
     /// met (0: by the end).
     spare: usize,
+    /// The trumps as bits, strongest first (empty without a trump suit, or when a claim may end
+    /// the game before every card is played: see [`Feasibility::forced_losses`]).
+    trumps_desc: Vec<u64>,
 }
 
 /// The default node budget of [`Feasibility::some`] and [`Feasibility::every`]: a few seconds
@@ -84,6 +89,14 @@ impl<'p> Feasibility<'p> {
             exhausted: false,
             found: None,
             spare: 0,
+            trumps_desc: match pos.trump {
+                Some(t) if pos.rules.spec().target.is_none() => {
+                    let mut trumps: Vec<Card> = Card::all().filter(|c| c.suit() == t).collect();
+                    trumps.sort_by_key(|c| c.strength());
+                    trumps.iter().map(|c| 1u64 << c.id()).collect()
+                }
+                _ => Vec::new(),
+            },
         }
     }
 
@@ -194,7 +207,7 @@ impl<'p> Feasibility<'p> {
                     .map(|p| st.hands[p].count_ones() + st.unknown[p] as u32)
                     .sum();
                 let left = (held as usize + self.pos.stock.len() - st.next as usize) / self.n;
-                left.saturating_sub(self.spare) as i32
+                left.saturating_sub(self.spare.max(self.forced_losses(st))) as i32
             }
             Target::Points(_) => {
                 let mut live = st.hands[..self.n].iter().fold(st.pool, |m, h| m | h);
@@ -204,6 +217,31 @@ impl<'p> Feasibility<'p> {
                 CardSet(live).points() as i32
             }
         }
+    }
+
+    /// Tricks the player cannot win whatever the line: another player's trump stronger than
+    /// every trump the player holds or might still get (its hand, the stock, the unknown cards)
+    /// wins the trick it is played to, and every card is played by the end, one a trick; so a
+    /// player holding m such trumps takes m tricks from the player (the most over the players;
+    /// with a deadline, up to `spare` of them may fall after it, hence the caller's max).
+    fn forced_losses(&self, st: &State) -> usize {
+        let me = self.pos.player;
+        let mut reach = st.hands[me] | st.pool;
+        for c in self.pos.stock[st.next as usize..].iter().flatten() {
+            reach |= 1u64 << c.id();
+        }
+        let mut above = 0u64;
+        for &t in &self.trumps_desc {
+            if reach & t != 0 {
+                break;
+            }
+            above |= t;
+        }
+        (0..self.n)
+            .filter(|&p| p != me)
+            .map(|p| (st.hands[p] & above).count_ones() as usize)
+            .max()
+            .unwrap_or(0)
     }
 
     fn can(&mut self, st: State, need: i32) -> bool {
@@ -654,6 +692,42 @@ mod tests {
                 prop_assert!(!some);
             }
         }
+    }
+
+    /// The logic model's seed asking all ten tricks: Player-3 holds the Ace of Swords, the
+    /// strongest trump, so whatever the line Player-1 loses the trick it is played to; the
+    /// bound says "no" at the root, where the search alone runs out of a small budget.
+    #[test]
+    fn a_stronger_trump_in_another_hand_costs_the_player_a_trick() {
+        let pos = toml::from_str::<crate::solve::PositionSpec>(
+            r#"
+            trump = "Swords"
+            leader = 1
+            hands = [
+                ["7 of Cups", "2 of Swords", "2 of Coins"],
+                ["Knight of Swords", "Ace of Coins", "Knight of Cups"],
+                ["Ace of Swords", "Jack of Clubs"],
+                ["3 of Coins", "5 of Cups"],
+            ]
+            [rules]
+            players = 4
+            [goal]
+            player = 1
+            tricks = 10
+            "#,
+        )
+        .expect("parses")
+        .validate()
+        .expect("valid");
+        let f = Feasibility::new(&pos, Mode::Some);
+        assert_eq!(f.forced_losses(&f.root()), 1);
+        assert_eq!(Feasibility::some(&pos, 100), Answer::No(None));
+        let mut nine = pos.clone();
+        nine.target = Target::Tricks(9);
+        assert!(matches!(
+            Feasibility::some(&nine, 100),
+            Answer::OutOfBudget { .. } | Answer::Yes(_)
+        ));
     }
 
     #[test]
