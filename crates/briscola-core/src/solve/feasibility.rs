@@ -699,31 +699,11 @@ mod tests {
     /// bound says "no" at the root, where the search alone runs out of a small budget.
     #[test]
     fn a_stronger_trump_in_another_hand_costs_the_player_a_trick() {
-        let pos = toml::from_str::<crate::solve::PositionSpec>(
-            r#"
-            trump = "Swords"
-            leader = 1
-            hands = [
-                ["7 of Cups", "2 of Swords", "2 of Coins"],
-                ["Knight of Swords", "Ace of Coins", "Knight of Cups"],
-                ["Ace of Swords", "Jack of Clubs"],
-                ["3 of Coins", "5 of Cups"],
-            ]
-            [rules]
-            players = 4
-            [goal]
-            player = 1
-            tricks = 10
-            "#,
-        )
-        .expect("parses")
-        .validate()
-        .expect("valid");
+        let pos = crate::solve::test_positions::seed(10);
         let f = Feasibility::new(&pos, Mode::Some);
         assert_eq!(f.forced_losses(&f.root()), 1);
         assert_eq!(Feasibility::some(&pos, 100), Answer::No(None));
-        let mut nine = pos.clone();
-        nine.target = Target::Tricks(9);
+        let nine = crate::solve::test_positions::seed(9);
         assert!(matches!(
             Feasibility::some(&nine, 100),
             Answer::OutOfBudget { .. } | Answer::Yes(_)

@@ -22,6 +22,8 @@ pub mod reduced;
 mod sampled;
 mod slots;
 mod template;
+#[cfg(test)]
+mod test_positions;
 
 pub use cards::CardSet;
 pub use duel::{Duel, DuelSolver};

@@ -120,28 +120,8 @@ mod tests {
     use super::*;
     use crate::solve::{Answer, PositionSpec};
 
-    /// The logic model's seed (tests/data/solve/logic-model-seed.toml): 30 unknown cards.
-    const SEED: &str = r#"
-        trump = "Swords"
-        leader = 1
-        hands = [
-            ["7 of Cups", "2 of Swords", "2 of Coins"],
-            ["Knight of Swords", "Ace of Coins", "Knight of Cups"],
-            ["Ace of Swords", "Jack of Clubs"],
-            ["3 of Coins", "5 of Cups"],
-        ]
-        [rules]
-        players = 4
-        [goal]
-        player = 1
-        tricks = 4
-    "#;
-
     fn seed_position() -> Position {
-        toml::from_str::<PositionSpec>(SEED)
-            .expect("parses")
-            .validate()
-            .expect("valid")
+        crate::solve::test_positions::seed(4)
     }
 
     #[test]
