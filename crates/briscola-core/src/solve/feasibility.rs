@@ -107,7 +107,12 @@ impl<'p> Feasibility<'p> {
     /// the last search run (its witness is the line found), whether it reached the goal, and
     /// the nodes of all the searches.
     pub fn earliest(pos: &'p Position, budget: u64) -> (Feasibility<'p>, bool, u64) {
-        let last = pos.tricks_left();
+        Feasibility::earliest_by(pos, budget, pos.tricks_left())
+    }
+
+    /// [`Feasibility::earliest`] with no deadline past trick `last` (its "no" then says only
+    /// that no line meets the goal by then).
+    fn earliest_by(pos: &'p Position, budget: u64, last: usize) -> (Feasibility<'p>, bool, u64) {
         let first = match pos.target {
             Target::Tricks(k) if (k as usize) <= last => k as usize,
             _ => last,
@@ -124,6 +129,21 @@ impl<'p> Feasibility<'p> {
                 return (f, reached, nodes);
             }
             deadline += 1;
+        }
+    }
+
+    /// `line` (a witness of a tricks goal), or a line that meets the goal sooner, the soonest
+    /// [`Feasibility::earliest_by`] finds within `budget` nodes.
+    fn sooner(pos: &Position, line: Witness, budget: u64) -> Witness {
+        let Target::Tricks(k) = pos.target else {
+            return line;
+        };
+        if line.len() <= (k as usize).max(1) {
+            return line;
+        }
+        match Feasibility::earliest_by(pos, budget, line.len() - 1) {
+            (mut f, true, _) => f.witness(),
+            _ => line,
         }
     }
 
@@ -170,12 +190,14 @@ impl<'p> Feasibility<'p> {
     }
 
     /// The answer for some completion, with a witness line when it is yes; the search visits
-    /// at most `max_nodes` nodes. For a tricks goal the witness meets it as early as any line
-    /// can (see [`Feasibility::earliest`]).
+    /// at most `max_nodes` nodes, and a quarter more looking for a shorter witness: for a
+    /// tricks goal the witness meets it as early as any line can when those searches end within
+    /// that quarter (the answer never depends on them).
     pub fn some(pos: &Position, max_nodes: u64) -> Answer {
-        let (mut f, reached, _) = Feasibility::earliest(pos, max_nodes);
-        if reached {
-            Answer::Yes(Some(f.witness()))
+        let mut f = Feasibility::new(pos, Mode::Some).with_budget(max_nodes);
+        if f.reachable() {
+            let line = f.witness();
+            Answer::Yes(Some(Feasibility::sooner(pos, line, max_nodes / 4)))
         } else if f.exhausted {
             Answer::OutOfBudget { nodes: max_nodes }
         } else {
