@@ -346,10 +346,13 @@ impl ShardSpec {
         self.run_windowed(dir, progress, rayon::current_num_threads())
     }
 
-    /// [`ShardSpec::run`] with the table writers encoding `window` (>= 1) chunks at once: a
-    /// shard played alone uses every rayon thread; shards played side by side share them (see
-    /// `tournament_run`), so the chunks held in memory grow with the threads, not with their
-    /// square. The files do not depend on `window`.
+    /// [`ShardSpec::run`] with the trick table's writer encoding `window` (>= 1) chunks at once:
+    /// a shard played alone uses every rayon thread; shards played side by side share them (see
+    /// `tournament_run`), so the trick chunks held in memory (~6 MB each) grow with the threads,
+    /// not with their square. The game table's chunks are small (~300 KB) and its writer keeps
+    /// a window of every thread, so the players run ahead of it: a window shared out too
+    /// (16 threads over 9 shards: 2) left 10^8 games 1.3x slower on 16 cores (BENCHMARKS.md).
+    /// The files do not depend on either window.
     pub fn run_windowed(
         &self,
         dir: &Path,
@@ -379,7 +382,8 @@ impl ShardSpec {
         // chunks reach each writer in order through a channel that holds a window, so the
         // players go on while a window is encoded, and the files do not depend on timing.
         let window = window.max(1);
-        let (tx, rx) = std::sync::mpsc::sync_channel::<OutcomeChunk>(window);
+        let game_window = rayon::current_num_threads().max(window);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<OutcomeChunk>(game_window);
         let (ttx, trx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(window);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
         let written = std::thread::scope(|scope| -> Result<(), ShardError> {
@@ -392,7 +396,7 @@ impl ShardSpec {
                         }
                     })
                 };
-                write_in_windows(rx, &mut games_w, frame, window)?;
+                write_in_windows(rx, &mut games_w, frame, game_window)?;
                 games_w.finish()
             });
             let trick_writer = scope.spawn(|| -> Result<(), ShardError> {

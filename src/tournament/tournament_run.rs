@@ -161,8 +161,8 @@ pub fn run_tournament(
 /// lone shard leaves cores idle while it waits; with three in flight two cores stay busy
 /// (simulate with the trick log: 2.5 s with one, 1.9 s with two, 1.7 s with three;
 /// BENCHMARKS.md), and more cores need more shards' work to choose from. The threads are
-/// shared out as the writers' windows ([`ShardSpec::run_windowed`]), so the chunks held grow
-/// with the threads, not with their square. Each shard's files depend on its spec alone, so
+/// shared out as the trick writers' windows ([`ShardSpec::run_windowed`]), so the trick chunks
+/// held grow with the threads, not with their square. Each shard's files depend on its spec alone, so
 /// this changes no byte.
 fn shards_in_flight() -> usize {
     rayon::current_num_threads().max(3)
