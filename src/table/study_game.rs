@@ -194,6 +194,12 @@ impl StudyGame {
         let bad = bad_file(&path);
         let id = self.table_id();
         let df = self.game_rows(&path, "game table", &["points_g1", "points_g2"], None)?;
+        if df.height() != 1 {
+            return Err(bad(format!(
+                "the game table has {} rows for game id {id}, where it has one for each game of the shard's shard.json: the shard's files do not belong together; run `briscola run` to write them again",
+                df.height()
+            )));
+        }
         let points = |name: &str| -> Result<Option<u8>, ReplayError> {
             df.column(name)
                 .and_then(|c| c.u8().map(|ca| ca.get(0)))
@@ -208,8 +214,11 @@ impl StudyGame {
             return Err(ReplayError::Mismatch {
                 path: path.clone(),
                 message: format!(
-                    "game id {id}: the table has points {:?} / {:?}, the replay scores {} / {}; the code changed since the study ran: run `briscola run`",
-                    recorded.0, recorded.1, played[0], played[1]
+                    "game id {id}: the table has points {} / {}, the replay scores {} / {}; the code changed since the study ran: run `briscola run`",
+                    shown(recorded.0),
+                    shown(recorded.1),
+                    played[0],
+                    played[1]
                 ),
             });
         }
@@ -243,6 +252,11 @@ impl StudyGame {
             })
             .map_err(|e| bad(format!("cannot read the {what}: {e}")))
     }
+}
+
+/// A table cell as the messages show it: its number, or "none" for a missing value.
+fn shown(v: Option<u8>) -> String {
+    v.map_or_else(|| "none".to_string(), |p| p.to_string())
 }
 
 /// A [`ReplayError::BadFile`] about `path`.

@@ -179,6 +179,19 @@ fn replay_of_paper_game_1_matches_the_export_card_for_card() {
         "{}",
         stderr(&o)
     );
+    // A shard.json edited to claim more games than its game table holds: a game past the
+    // table's end is a clear error (it panicked inside polars, exit 101).
+    let shard = p.join("outputs/paper/simulate/greedy-vs-greedy/shard.json");
+    let text = std::fs::read_to_string(&shard).unwrap();
+    assert!(text.contains("\"games\": 100,"), "{text}");
+    std::fs::write(&shard, text.replace("\"games\": 100,", "\"games\": 200,")).unwrap();
+    let o = replay(&["--matchup", "greedy-vs-greedy", "--game", "150"]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("0 rows for game id") && stderr(&o).contains("briscola run"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
