@@ -364,19 +364,7 @@ pub(super) fn moves_input(moves: Option<&str>) -> Result<Box<dyn BufRead>, Exit>
 /// device, FIFO, directory or link there is refused (the rename that saves would replace it),
 /// and its directory must exist (it is created) and take a new file.
 pub(super) fn record_writable(path: &Path) -> Result<(), String> {
-    if let Some(problem) = briscola::files::output_problem(path) {
-        return Err(problem);
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    tempfile::Builder::new()
-        .prefix(".briscola-record-check")
-        .tempfile_in(dir)
-        .map(drop)
-        .map_err(|e| format!("cannot write in {}: {e}", dir.display()))
+    briscola::files::output_writable(path)
 }
 
 /// Whether `a` asks for a table of more than two, or a partner (`play_table` plays those).

@@ -100,13 +100,16 @@ pub fn solve_game(a: SolveGameArgs) -> Exit {
         if let Some(problem) = briscola::files::output_problem(p) {
             return fail(format!("--plot {}: {problem}", p.display()));
         }
-        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
-        if dir.is_some_and(|d| !d.is_dir()) {
+        let dir = briscola::files::parent_dir(p);
+        if !dir.is_dir() {
             return fail(format!(
                 "--plot {}: the directory {} does not exist",
                 p.display(),
-                dir.unwrap_or(std::path::Path::new(".")).display()
+                dir.display()
             ));
+        }
+        if let Err(problem) = briscola::files::dir_writable(dir) {
+            return fail(format!("--plot {}: {problem}", p.display()));
         }
     }
     let results = match solve(spec, &a) {

@@ -259,14 +259,10 @@ pub fn simulate(a: SimulateArgs) -> Result<Exit, CliError> {
             out.display()
         )));
     }
-    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty())
-        && let Err(e) = std::fs::create_dir_all(parent)
-    {
-        return Err(usage(format!(
-            "--out {}: cannot create the directory {}: {e}",
-            out.display(),
-            parent.display()
-        )));
+    // The tournament is written beside `out` first, then renamed: its directory must take a
+    // new entry (refused before any game is played, not after).
+    if let Err(problem) = briscola::files::dir_writable(briscola::files::parent_dir(out)) {
+        return Err(usage(format!("--out {}: {problem}", out.display())));
     }
     let total = spec.total_games();
     let bar = if std::io::stderr().is_terminal() {
@@ -490,16 +486,16 @@ pub fn export(a: ExportArgs) -> Result<Exit, CliError> {
         ExportDest::Stdout
     } else {
         check_destination(&a.out)?;
-        let parent = match a.out.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
+        let parent = briscola::files::parent_dir(&a.out);
         if !parent.is_dir() {
             return Err(usage(format!(
                 "--out {}: its directory {} does not exist; create it first, or name a file in an existing directory",
                 a.out.display(),
                 parent.display()
             )));
+        }
+        if let Err(problem) = briscola::files::dir_writable(parent) {
+            return Err(usage(format!("--out {}: {problem}", a.out.display())));
         }
         ExportDest::File(a.out.clone())
     };

@@ -64,6 +64,53 @@ pub fn output_problem(path: &Path) -> Option<String> {
     }
 }
 
+/// Whether a new file can be made in the directory `dir` (created first if missing), asked
+/// before any work: a probe file is made there and removed. The error names the directory and
+/// the system's reason, not the probe's name.
+pub fn dir_writable(dir: &Path) -> Result<(), String> {
+    let reason = |e: std::io::Error| os_reason(&e);
+    std::fs::create_dir_all(dir).map_err(|e| {
+        format!(
+            "cannot create the directory {}: {}",
+            dir.display(),
+            reason(e)
+        )
+    })?;
+    tempfile::Builder::new()
+        .prefix(".briscola-write-check")
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| format!("cannot write in {}: {}", dir.display(), reason(e)))
+}
+
+/// The operating system's sentence for `e` ("Permission denied (os error 13)"), without the
+/// ` at path "..."` that tempfile's errors add (the probe's name): the caller names the path
+/// the user gave.
+fn os_reason(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.split_once(" at path ") {
+        Some((reason, _)) => reason.to_string(),
+        None => text,
+    }
+}
+
+/// Whether a command may write its output file at `path`, asked before any work:
+/// [`output_problem`], then [`dir_writable`] for its directory.
+pub fn output_writable(path: &Path) -> Result<(), String> {
+    if let Some(problem) = output_problem(path) {
+        return Err(problem);
+    }
+    dir_writable(parent_dir(path))
+}
+
+/// The directory `path` is in (`.` for a bare name).
+pub fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
 /// The prefix of a temporary written beside the output `name` by this process:
 /// `.NAME.PID.` (the rest is random, then `.tmp`), so a later command can tell whose it is.
 pub fn temp_prefix(name: &str) -> String {

@@ -128,6 +128,19 @@ fn out_under_a_regular_file_exits_2_naming_out() {
     );
     assert_bad_input(&o, "out under a file", &["--out", "a-file/tournament"]);
 
+    // A directory no one may write (even root): refused before any game is played, naming
+    // --out and the system's reason, not the temporary's name.
+    let o = briscola(
+        &["simulate", "--games", "9", "--out", "/sys/tournament"],
+        dir.path(),
+    );
+    assert_bad_input(
+        &o,
+        "out in /sys",
+        &["--out /sys/tournament: cannot write in /sys: "],
+    );
+    assert!(!stderr(&o).contains("at path"), "{}", stderr(&o));
+
     // The output path is itself a regular file.
     let o = briscola(&["simulate", "--games", "9", "--out", "a-file"], dir.path());
     assert_bad_input(&o, "out is a file", &["--out", "a-file"]);
