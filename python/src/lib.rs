@@ -16,6 +16,7 @@ use briscola_core::game::{
 use briscola_core::policy::onnx::{Encoding, V1_OBS, encode_v1};
 use briscola_core::policy::{
     FollowReading, Policy, PolicyResolver, PolicySection, PolicySpec, TablePolicy, TieBreak,
+    plain_message,
 };
 use briscola_core::table::card_text;
 use numpy::ndarray::Array2;
@@ -36,16 +37,106 @@ fn bad(msg: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(msg.to_string())
 }
 
+/// A whole-number argument as Python gave it, of any size: pyo3's own conversion to a Rust
+/// integer raises a bare `OverflowError` ("out of range integral type conversion attempted")
+/// that names neither the argument nor its range. [`Whole::within`] checks the range and says
+/// both in a `ValueError`. A non-integer is still pyo3's `TypeError`, which names the argument;
+/// a bool is refused (`True` is an int to Python, never a card or a seat here).
+#[derive(Clone, Debug)]
+struct Whole(Result<i128, String>);
+
+impl<'py> FromPyObject<'_, 'py> for Whole {
+    type Error = PyErr;
+
+    fn extract(v: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        if v.is_instance_of::<PyBool>() {
+            let b: bool = v.extract()?;
+            let b = if b { "True" } else { "False" };
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "{b} is a bool; give a whole number"
+            )));
+        }
+        match v.extract::<i128>() {
+            Ok(n) => Ok(Whole(Ok(n))),
+            // Beyond 128 bits: kept as Python's decimal text, for the message.
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => {
+                Ok(Whole(Err(v.str()?.to_string())))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Whole {
+    /// The default of the arguments that default to 0.
+    const ZERO: Whole = Whole(Ok(0));
+
+    /// The value, where it fits 128 bits.
+    fn value(&self) -> Option<i128> {
+        self.0.as_ref().ok().copied()
+    }
+
+    /// The value as Python wrote it.
+    fn shown(&self) -> String {
+        match &self.0 {
+            Ok(n) => n.to_string(),
+            Err(text) => text.clone(),
+        }
+    }
+
+    /// The value if it lies in `lo..=hi`, else a `ValueError` naming `what` and the range.
+    fn within<T: TryFrom<i128>>(&self, what: &str, lo: i128, hi: i128) -> PyResult<T> {
+        self.value()
+            .filter(|n| (lo..=hi).contains(n))
+            .and_then(|n| T::try_from(n).ok())
+            .ok_or_else(|| {
+                bad(format!(
+                    "{what} = {}: give a whole number from {lo} to {hi}",
+                    self.shown()
+                ))
+            })
+    }
+}
+
 /// The card of a Python integer id, or a sentence saying what an id is.
-fn card_of(id: i64) -> PyResult<Card> {
-    u8::try_from(id)
-        .ok()
+fn card_of(id: &Whole) -> PyResult<Card> {
+    id.value()
+        .and_then(|n| u8::try_from(n).ok())
         .and_then(Card::from_id)
         .ok_or_else(|| {
             bad(format!(
-                "card {id} is not a card id: ids are 0 to 39 (suit * 10 + rank - 1, suits Oro, Spade, Bastoni, Coppe)"
+                "card {} is not a card id: ids are 0 to 39 (suit * 10 + rank - 1, suits Oro, Spade, Bastoni, Coppe)",
+                id.shown()
             ))
         })
+}
+
+/// A `seed` argument: any 64-bit signed integer (the deal source may narrow it; see `deal`).
+fn seed_arg(seed: Whole) -> PyResult<i64> {
+    seed.within("seed", i128::from(i64::MIN), i128::from(i64::MAX))
+}
+
+/// A `game` argument: a game index, 0 to [`MAX_GAME`] (the words of `deck_of`'s check).
+fn game_arg(game: Whole) -> PyResult<u64> {
+    game.value()
+        .and_then(|g| u64::try_from(g).ok())
+        .filter(|&g| g <= MAX_GAME)
+        .ok_or_else(|| {
+            bad(format!(
+                "game {}: game indices lie in 0..={MAX_GAME}",
+                game.shown()
+            ))
+        })
+}
+
+/// A `seat` argument of a policy: 0 to 5 (the largest table has six seats).
+fn seat_arg(seat: Whole) -> PyResult<u8> {
+    seat.within("seat", 0, 5)
+}
+
+/// A `players` argument: 2 to 6 here, the rules then say which counts they deal for.
+fn players_arg(players: Option<Whole>) -> PyResult<Option<u8>> {
+    players.map(|p| p.within("players", 2, 6)).transpose()
 }
 
 /// Card ids as Python integers (a `Vec<u8>` would become `bytes`).
@@ -116,12 +207,12 @@ fn rules_error(table: &toml::Table, e: &toml::de::Error) -> String {
         one.insert(k.clone(), v.clone());
         if let Err(e1) = toml::Value::Table(one).try_into::<RulesSpec>() {
             if !usual.contains_key(k) {
-                return format!("rules: {}", e1.message().trim());
+                return format!("rules: {}", plain_message(e1.message().trim()));
             }
-            return format!("rules.{k}: {}", e1.message().trim());
+            return format!("rules.{k}: {}", plain_message(e1.message().trim()));
         }
     }
-    format!("rules: {}", e.message().trim())
+    format!("rules: {}", plain_message(e.message().trim()))
 }
 
 /// The deck of game `game` of the stream the pipeline uses for `names` under `seed`.
@@ -222,14 +313,15 @@ impl PyGame {
         Ok(t)
     }
 
-    fn seat_ok(&self, seat: i64) -> PyResult<usize> {
+    fn seat_ok(&self, seat: Whole) -> PyResult<usize> {
         let n = self.state.rules().players();
-        usize::try_from(seat)
-            .ok()
+        seat.value()
+            .and_then(|s| usize::try_from(s).ok())
             .filter(|&s| s < n)
             .ok_or_else(|| {
                 bad(format!(
-                    "seat {seat} is not at the table: seats are 0 to {}",
+                    "seat {} is not at the table: seats are 0 to {}",
+                    seat.shown(),
                     n - 1
                 ))
             })
@@ -239,25 +331,27 @@ impl PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (rules=None, *, players=None, seed=0, game=0, names=None, paired=false, deal_source="chacha", deck=None))]
+    #[pyo3(signature = (rules=None, *, players=None, seed=Whole::ZERO, game=Whole::ZERO, names=None, paired=false, deal_source="chacha", deck=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: Option<&Bound<'_, PyDict>>,
-        players: Option<u8>,
-        seed: i64,
-        game: u64,
+        players: Option<Whole>,
+        seed: Whole,
+        game: Whole,
         names: Option<Vec<String>>,
         paired: bool,
         deal_source: &str,
-        deck: Option<Vec<i64>>,
+        deck: Option<Vec<Whole>>,
     ) -> PyResult<PyGame> {
+        let players = players_arg(players)?;
+        let (seed, game) = (seed_arg(seed)?, game_arg(game)?);
         let rules = rules_from(rules, players)?;
         let n = rules.players();
         let deck = match deck {
             Some(d) => {
                 let ids: Vec<u8> = d
                     .iter()
-                    .map(|&i| card_of(i).map(|c| c.id()))
+                    .map(|i| card_of(i).map(|c| c.id()))
                     .collect::<PyResult<_>>()?;
                 Deck::from_ids(&ids).ok_or_else(|| {
                     bad("deck: give the 40 card ids 0 to 39, each once, top of the deal first")
@@ -349,7 +443,7 @@ impl PyGame {
     fn action_mask<'py>(
         &self,
         py: Python<'py>,
-        seat: Option<i64>,
+        seat: Option<Whole>,
     ) -> PyResult<Bound<'py, PyArray1<i8>>> {
         let mut m = vec![0i8; ACTIONS];
         let seat = match seat {
@@ -366,8 +460,8 @@ impl PyGame {
 
     /// Play card `card` (an id) for the seat to play. Returns the completed trick as a dict
     /// (trick, leader, winner, cards, points) when this card completed one, else None.
-    fn step<'py>(&mut self, py: Python<'py>, card: i64) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let c = card_of(card)?;
+    fn step<'py>(&mut self, py: Python<'py>, card: Whole) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let c = card_of(&card)?;
         match self.play(c)? {
             Some(t) => Ok(Some(trick_dict(py, &t)?)),
             None => Ok(None),
@@ -375,7 +469,11 @@ impl PyGame {
     }
 
     /// `briscola-v1`'s observation of `seat` (float32, 206 values; see the README).
-    fn observation<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Whole,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = self.seat_ok(seat)?;
         let mut obs = vec![0f32; V1_OBS];
         let mut mask = [0i8; ACTIONS];
@@ -384,7 +482,7 @@ impl PyGame {
     }
 
     /// Seat `seat`'s hand (card ids, arrival order): private to that seat.
-    fn hand(&self, seat: i64) -> PyResult<Vec<u32>> {
+    fn hand(&self, seat: Whole) -> PyResult<Vec<u32>> {
         Ok(ids(self.state.hand(self.seat_ok(seat)?)))
     }
 
@@ -629,17 +727,18 @@ impl PyPolicy {
 #[pymethods]
 impl PyPolicy {
     #[new]
-    #[pyo3(signature = (name, study=None, *, tie_break=None, reading="verbatim", seed=0, seat=0, game=0))]
+    #[pyo3(signature = (name, study=None, *, tie_break=None, reading="verbatim", seed=Whole::ZERO, seat=Whole::ZERO, game=Whole::ZERO))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         name: &str,
         study: Option<PathBuf>,
         tie_break: Option<&str>,
         reading: &str,
-        seed: i64,
-        seat: u8,
-        game: u64,
+        seed: Whole,
+        seat: Whole,
+        game: Whole,
     ) -> PyResult<PyPolicy> {
+        let (seed, seat, game) = (seed_arg(seed)?, seat_arg(seat)?, game_arg(game)?);
         let tie = match tie_break {
             None => None,
             Some("as-released") => Some(TieBreak::AsReleased),
@@ -693,11 +792,13 @@ impl PyPolicy {
 
     /// Restart the policy's own random stream as the pipeline keys it for (seed, this policy,
     /// `seat`) at game `game`: a randomised policy then draws exactly what it drew in the study.
-    fn reset(&mut self, seat: u8, game: u64) {
+    fn reset(&mut self, seat: Whole, game: Whole) -> PyResult<()> {
+        let (seat, game) = (seat_arg(seat)?, game_arg(game)?);
         self.rng = SeatRng::new(
             table_seat_key(self.seed, self.spec.stream_name(), seat),
             game,
         );
+        Ok(())
     }
 
     /// The card (an id) this policy plays for the seat to play in `game`.
@@ -847,23 +948,21 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (num_envs, opponents, study=None, *, rules=None, players=None, seat=None, seed=0, reward="win"))]
+    #[pyo3(signature = (num_envs, opponents, study=None, *, rules=None, players=None, seat=None, seed=Whole::ZERO, reward="win"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        num_envs: usize,
+        num_envs: Whole,
         opponents: Vec<String>,
         study: Option<PathBuf>,
         rules: Option<&Bound<'_, PyDict>>,
-        players: Option<u8>,
-        seat: Option<i64>,
-        seed: i64,
+        players: Option<Whole>,
+        seat: Option<Whole>,
+        seed: Whole,
         reward: &str,
     ) -> PyResult<PyVecEnv> {
-        if num_envs == 0 || num_envs > 1 << 20 {
-            return Err(bad(format!(
-                "num_envs = {num_envs}: give 1 to 1048576 games"
-            )));
-        }
+        let num_envs: usize = num_envs.within("num_envs", 1, 1 << 20)?;
+        let players = players_arg(players)?;
+        let seed = seed_arg(seed)?;
         let rules = rules_from(rules, players)?;
         let n = rules.players();
         let other_names: Vec<String> = match opponents.len() {
@@ -882,10 +981,13 @@ impl PyVecEnv {
             .collect::<PyResult<Vec<_>>>()?;
         let seat_mode = match seat {
             None => None,
-            Some(s) if (0..n as i64).contains(&s) => Some(s as usize),
+            Some(s) if s.value().is_some_and(|v| (0..n as i128).contains(&v)) => {
+                s.value().map(|v| v as usize)
+            }
             Some(s) => {
                 return Err(bad(format!(
-                    "seat = {s}: the learner's seat is 0 to {}, or None to rotate it game by game",
+                    "seat = {}: the learner's seat is 0 to {}, or None to rotate it game by game",
+                    s.shown(),
                     n - 1
                 )));
             }
@@ -994,7 +1096,8 @@ impl PyVecEnv {
             .map_err(|_| bad("actions: give a contiguous 1-D array"))?;
         let mut cards = Vec::with_capacity(n);
         for (i, &a) in acts.iter().enumerate() {
-            let c = card_of(a).map_err(|e| bad(format!("actions[{i}]: {}", e.value(py))))?;
+            let c = card_of(&Whole(Ok(i128::from(a))))
+                .map_err(|e| bad(format!("actions[{i}]: {}", e.value(py))))?;
             if !self.games[i].legal().contains(&c) {
                 return Err(bad(format!(
                     "actions[{i}]: card {a} is not playable in game {i}; its playable cards are {:?}",
@@ -1023,14 +1126,15 @@ impl PyVecEnv {
 /// The deck (40 card ids, top first) of game `game` of the deal stream the pipeline uses for
 /// the seating `names` (policy names in seat order) under `seed`.
 #[pyfunction]
-#[pyo3(signature = (seed, names, game=0, *, paired=false, deal_source="chacha"))]
+#[pyo3(signature = (seed, names, game=Whole::ZERO, *, paired=false, deal_source="chacha"))]
 fn deal(
-    seed: i64,
+    seed: Whole,
     names: Vec<String>,
-    game: u64,
+    game: Whole,
     paired: bool,
     deal_source: &str,
 ) -> PyResult<Vec<u32>> {
+    let (seed, game) = (seed_arg(seed)?, game_arg(game)?);
     if names.is_empty() {
         return Err(bad("names: give the seating's policy names, one per seat"));
     }
@@ -1040,8 +1144,8 @@ fn deal(
 
 /// A card's name as records write it: "<rank> <suit>", e.g. `1 Oro` for id 0 (the Ace of Oro).
 #[pyfunction]
-fn card_name(card: i64) -> PyResult<String> {
-    Ok(card_text::text(card_of(card)?))
+fn card_name(card: Whole) -> PyResult<String> {
+    Ok(card_text::text(card_of(&card)?))
 }
 
 /// The card id of a name as `briscola play` reads it (e.g. "1 Oro" for the Ace of Oro, "10 Coppe").

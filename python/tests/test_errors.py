@@ -72,6 +72,30 @@ def test_bad_rules_and_deals():
     raises(lambda: briscola.card_id("Jolly"), "not a card")
 
 
+def test_out_of_range_integers_name_the_argument():
+    # pyo3's own conversion raised a bare OverflowError naming nothing.
+    raises(lambda: Game(players=-1), "players = -1", "2 to 6")
+    raises(lambda: Game(game=-1), "game -1", "game indices")
+    raises(lambda: Game(seed=2**63), "seed = 9223372036854775808")
+    raises(lambda: Game(seed=2**200), "seed = " + str(2**200))
+    raises(lambda: VecEnv(-1, ["greedy"]), "num_envs = -1", "1 to 1048576")
+    raises(lambda: VecEnv(4, ["greedy"], seat=2**70), "seat = 1180591620717411303424")
+    raises(lambda: Game(seed=1).step(2**200), "card " + str(2**200) + " is not a card id")
+    raises(lambda: Policy("random", seat=-1), "seat = -1", "0 to 5")
+    raises(lambda: Policy("random", seat=99), "seat = 99")
+    raises(lambda: Policy("greedy").reset(99, 0), "seat = 99")
+    raises(lambda: Policy("greedy").reset(0, -5), "game -5")
+    raises(lambda: Game(seed=1).step(2**70), "not a card id")
+    raises(lambda: Game(seed=1).hand(-3), "seat -3")
+    raises(lambda: briscola.deal(2**64, ["a", "b"]), "seed = 18446744073709551616")
+    # A bool is not a card, a seat or a count (True is 1 to Python); the argument is named.
+    with pytest.raises(TypeError, match="(?s)True is a bool.*card"):
+        Game(seed=1).step(True)
+    # numpy integers are integers.
+    g = Game(seed=1)
+    g.step(np.int64(g.legal_actions()[0]))
+
+
 def test_bad_policies():
     raises(lambda: Policy("grredy"), "unknown policy `grredy`", "greedy")
     raises(lambda: Policy("greedy", "/nonexistent/study.toml"), "cannot read the study file")

@@ -20,6 +20,18 @@ pub enum RegressionError {
     /// The fit failed (separation, singular information, no data...).
     #[error("Table 4 regression: {0}")]
     Fit(#[from] stats::StatsError),
+    /// The fit has no estimate (separation) or no information (a singular matrix) on this
+    /// study's data: with few games, some policy wins (or loses) every game at some
+    /// Delta_briscola it meets.
+    #[error(
+        "Table 4 regression: its {n} non-tied games cannot fit it ({source}); with so few games some policy wins or loses every game at a Delta_briscola it meets: give the study more games (simulate.games)"
+    )]
+    TooFewGames {
+        /// The study's non-tied games.
+        n: u64,
+        /// The fit's error.
+        source: stats::StatsError,
+    },
     /// The reference policy is not in the study.
     #[error("reference policy `{0}` is not among the study's policies ({1})")]
     Reference(String, String),
@@ -64,8 +76,14 @@ pub fn study_regression(
     // Every regressor is categorical or a small integer, so the likelihood is a sum over the
     // (matchup, Delta) cells: the grouped fit is the row-level fit (a test checks both agree).
     let (gx, gs, gt) = grouped_design(shards, &others);
-    let fit = stats::fit_grouped(&gx, &gs, &gt, &options)?;
-    let profile = stats::profile_grouped(&gx, &gs, &gt, &fit, s.confidence)?;
+    let too_few = |e: stats::StatsError| match e {
+        stats::StatsError::Separation { .. } | stats::StatsError::Singular { .. } => {
+            RegressionError::TooFewGames { n, source: e }
+        }
+        e => RegressionError::Fit(e),
+    };
+    let fit = stats::fit_grouped(&gx, &gs, &gt, &options).map_err(too_few)?;
+    let profile = stats::profile_grouped(&gx, &gs, &gt, &fit, s.confidence).map_err(too_few)?;
     let mut names = vec![("intercept".to_string(), "Intercept".to_string())];
     for o in &others {
         names.push((format!("g1_{o}"), format!("G1 = {o}")));

@@ -24,6 +24,15 @@ pub enum StudyTestError {
         /// why
         source: stats::StatsError,
     },
+    /// A statistic over no games: the study is too small for it (a matchup with no decided
+    /// game, or none with unequal briscole).
+    #[error(
+        "{what}: no games to count; the study has too few games for it: give it more (simulate.games)"
+    )]
+    TooFewGames {
+        /// which statistic
+        what: String,
+    },
     /// The baseline cell is not among the shards.
     #[error("baseline matchup {0} vs {1} is not in the study")]
     NoBaseline(String, String),
@@ -80,9 +89,12 @@ fn wilson(
 /// A map_err adapter naming the statistic `what` that failed.
 fn stats_error(what: &str) -> impl Fn(stats::StatsError) -> StudyTestError {
     let what = what.to_string();
-    move |source| StudyTestError::Stats {
-        what: what.clone(),
-        source,
+    move |source| match source {
+        stats::StatsError::Empty { .. } => StudyTestError::TooFewGames { what: what.clone() },
+        source => StudyTestError::Stats {
+            what: what.clone(),
+            source,
+        },
     }
 }
 
@@ -180,7 +192,8 @@ fn folk_theorem(shards: &[ShardCounts], confidence: f64) -> Result<FolkTheorem, 
 fn folk_cell(c: &ShardCounts, confidence: f64) -> Result<FolkCell, StudyTestError> {
     let games: u64 = c.folk.iter().flatten().sum();
     let wins = c.folk[0][0] + c.folk[1][1];
-    let ci = wilson("folk theorem per matchup", wins, games, confidence)?;
+    let what = format!("folk theorem, {} vs {}", c.g1_policy, c.g2_policy);
+    let ci = wilson(&what, wins, games, confidence)?;
     Ok(FolkCell {
         g1_policy: c.g1_policy.clone(),
         g2_policy: c.g2_policy.clone(),

@@ -21,9 +21,10 @@ pub struct ServeArgs {
     /// Where to listen (loopback by default; `0.0.0.0:8080` opens it to the network).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// The study file whose policies the table offers (the built-ins are always offered).
-    #[arg(long, value_name = "FILE", default_value = "pipeline.toml")]
-    pub config: PathBuf,
+    /// The study file whose policies the table offers (the built-ins are always offered);
+    /// without it, `pipeline.toml` where there is one.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// Where finished games' records are saved (they replay with `briscola replay --record`).
     #[arg(long, value_name = "DIR", default_value = "briscola-games")]
     pub records: PathBuf,
@@ -33,8 +34,9 @@ pub struct ServeArgs {
 }
 
 /// The policies offered: the built-ins and the default search agent, then the study file's
-/// (when it exists; a study's `search` replaces the default).
-fn offered(config: &std::path::Path) -> Result<BTreeMap<String, PolicySpec>, CliError> {
+/// (a study's `search` replaces the default): the one named by `--config`, which must exist,
+/// or else `pipeline.toml` when there is one.
+fn offered(config: Option<&std::path::Path>) -> Result<BTreeMap<String, PolicySpec>, CliError> {
     let mut out = BTreeMap::new();
     for k in BUILTIN_KINDS {
         let p = PolicySpec::paper(k, TieBreak::AsReleased);
@@ -43,7 +45,18 @@ fn offered(config: &std::path::Path) -> Result<BTreeMap<String, PolicySpec>, Cli
     // The search agent with its default worlds and horizon (two players).
     let search = PolicySpec::search_default();
     out.insert(search.name.clone(), search);
-    if config.exists() {
+    let default = std::path::Path::new("pipeline.toml");
+    let config = match config {
+        Some(c) if !c.exists() => {
+            return Err(CliError::Usage(format!(
+                "--config {}: no such file; name a study file (its policies join the built-ins), or leave --config out for the built-ins alone",
+                c.display()
+            )));
+        }
+        Some(c) => Some(c),
+        None => default.exists().then_some(default),
+    };
+    if let Some(config) = config {
         let cfg = Config::load(config)?;
         for name in cfg.policies.keys() {
             out.extend(
@@ -57,7 +70,7 @@ fn offered(config: &std::path::Path) -> Result<BTreeMap<String, PolicySpec>, Cli
 
 /// Run `serve`.
 pub fn serve(a: ServeArgs) -> Result<Exit, CliError> {
-    let specs = offered(&a.config)?;
+    let specs = offered(a.config.as_deref())?;
     let list: Vec<(String, String)> = specs
         .values()
         .map(|p| (p.name.clone(), p.kind.as_str().to_string()))

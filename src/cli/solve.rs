@@ -75,7 +75,10 @@ pub fn solve(a: SolveArgs) -> Exit {
     };
     let spec: PositionSpec = match toml::from_str(&text) {
         Ok(s) => s,
-        Err(e) => return fail(format!("{file}: {}", e.to_string().trim_end())),
+        Err(e) => {
+            let text = briscola::policy::plain_message(e.to_string().trim_end());
+            return fail(format!("{file}: {text}"));
+        }
     };
     let pos = match spec.validate() {
         Ok(p) => p,

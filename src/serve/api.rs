@@ -64,7 +64,14 @@ pub fn answer(mut req: Request, sessions: &Sessions) {
 
 /// The body, at most [`MAX_BODY`] bytes, as UTF-8.
 fn read_body(req: &mut Request) -> Result<String, Refusal> {
-    if *req.method() != Method::Get && req.body_length().is_none() {
+    // A chunked body has no length to check first: refused before it is read. A request with
+    // neither header has no body (HTTP/1.1): `POST .../again`, `DELETE`, `HEAD` are answered by
+    // their route.
+    let chunked = req
+        .headers()
+        .iter()
+        .any(|h| h.field.equiv("Transfer-Encoding"));
+    if chunked && req.body_length().is_none() {
         return Err((
             411,
             "send the request with a Content-Length (no chunked bodies); a game request is a few dozen bytes".to_string(),
@@ -100,7 +107,10 @@ fn json_body<T: serde::de::DeserializeOwned>(body: &str, what: &str) -> Result<T
     serde_json::from_str(text).map_err(|e| {
         (
             400,
-            format!("{what}: not valid JSON for this request ({e})"),
+            format!(
+                "{what}: not valid JSON for this request ({})",
+                crate::policy::plain_message(&e.to_string())
+            ),
         )
     })
 }

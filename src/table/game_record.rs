@@ -178,9 +178,10 @@ impl GameRecord {
         };
         let rec: GameRecord = serde_json::from_str(text).map_err(|e| {
             bad(format!(
-                "not a valid game record (line {}, column {}: {e}); records are written by `briscola play`",
+                "not a valid game record (line {}, column {}: {}); records are written by `briscola play`",
                 e.line(),
-                e.column()
+                e.column(),
+                crate::policy::plain_message(&e.to_string())
             ))
         })?;
         if rec.format != RECORD_FORMAT {

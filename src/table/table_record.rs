@@ -172,9 +172,10 @@ impl TableRecord {
         };
         let rec: TableRecord = serde_json::from_str(text).map_err(|e| {
             bad(format!(
-                "not a valid table record (line {}, column {}: {e}); records are written by `briscola play`",
+                "not a valid table record (line {}, column {}: {}); records are written by `briscola play`",
                 e.line(),
-                e.column()
+                e.column(),
+                crate::policy::plain_message(&e.to_string())
             ))
         })?;
         if rec.version != TABLE_RECORD_VERSION {

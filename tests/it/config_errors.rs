@@ -35,6 +35,14 @@ fn cases() -> Vec<Case> {
             line_of: None,
         },
         Case {
+            // The file then starts with [simulate]: the error is the file's, not that table's
+            // (it read "field `simulate.study`").
+            name: "missing first section",
+            edit: |t| remove_section(t, "[study]"),
+            field: "study",
+            line_of: None,
+        },
+        Case {
             name: "missing field",
             edit: |t| t.replace("seed = 7\n", ""),
             field: "simulate.seed",

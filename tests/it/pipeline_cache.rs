@@ -731,3 +731,32 @@ fn force_names_a_job_or_a_prefix() {
         stderr(&o)
     );
 }
+
+/// A study too small for its statistics (9 games: one a matchup) fails with sentences that
+/// say why and what to change, not the statistics' internals alone: the test stage's folk
+/// theorem has no game to count (it read "folk theorem per matchup: wilson: no
+/// observations"), and Table 4's fit has too few to estimate from (it read "fit_grouped:
+/// perfect or quasi-complete separation (information matrix degenerate ...").
+#[test]
+fn a_study_too_small_for_its_statistics_says_to_give_more_games() {
+    let dir = study(&BASE_CONFIG.replace("games = 900", "games = 9"));
+    let o = briscola(&["run"], dir.path());
+    assert_exit(&o, 1);
+    // Each failed job's error is in the run's report (stdout); the run's own error (stderr)
+    // names the first.
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(
+        err.contains("job test/paper failed: folk theorem, counter vs hoarder: no games to count; the study has too few games for it: give it more (simulate.games)"),
+        "{err}"
+    );
+    for words in [
+        "Table 4 regression: its 9 non-tied games cannot fit it",
+        "give the study more games (simulate.games)",
+    ] {
+        assert!(out.contains(words), "{words}: {out}");
+    }
+    assert!(
+        !err.contains("panicked") && !out.contains("panicked"),
+        "{err}"
+    );
+}

@@ -276,7 +276,7 @@ fn bad_requests_are_4xx_with_a_sentence_and_the_server_goes_on() {
             format!("/api/games/{id}/play"),
             Some(format!("{{\"card\": {not_held}}}")),
             409,
-            "does not hold",
+            "seat 1 does not hold",
         ),
         (
             "POST",
@@ -336,6 +336,20 @@ fn bad_requests_are_4xx_with_a_sentence_and_the_server_goes_on() {
     let mut out = String::new();
     c.read_to_string(&mut out).unwrap();
     assert!(out.starts_with("HTTP/1.1 411"), "{out}");
+    // Neither a Content-Length nor a chunked body: no body, and the route answers (every
+    // non-GET was 411 "send a Content-Length").
+    for (head, want) in [
+        ("DELETE /api/games HTTP/1.1", "HTTP/1.1 405"),
+        ("HEAD / HTTP/1.1", "HTTP/1.1 405"),
+        ("POST /api/games/nope/again HTTP/1.1", "HTTP/1.1 404"),
+    ] {
+        let mut c = TcpStream::connect(a).unwrap();
+        c.write_all(format!("{head}\r\nHost: {a}\r\nConnection: close\r\n\r\n").as_bytes())
+            .unwrap();
+        let mut out = String::new();
+        c.read_to_string(&mut out).unwrap();
+        assert!(out.starts_with(want), "{head}: {out}");
+    }
     for (method, path, body, want, words) in cases {
         let (status, out) = http(a, method, &path, body.as_deref());
         assert_eq!(status, want, "{method} {path}: {out}");
@@ -373,6 +387,23 @@ fn bad_requests_are_4xx_with_a_sentence_and_the_server_goes_on() {
     assert!(
         !other.contains("https://") && !other.contains("http://"),
         "the page names no origin"
+    );
+}
+
+/// `serve --config` naming no file is refused before the server starts (it served the
+/// built-ins alone, silently); without `--config` and with no pipeline.toml, the built-ins.
+#[test]
+fn a_missing_config_is_refused_before_the_server_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = briscola(
+        &["serve", "--config", "nope.toml", "--addr", "127.0.0.1:0"],
+        dir.path(),
+    );
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("--config nope.toml: no such file"),
+        "{}",
+        stderr(&o)
     );
 }
 

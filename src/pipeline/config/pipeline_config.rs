@@ -288,7 +288,16 @@ impl Config {
         };
         let mut cfg: Config = toml::from_str(text).map_err(|e| {
             let offset = e.span().map(|s| s.start).unwrap_or(0);
-            let (field, message) = explain_serde_error(e.message(), locator.field_at(offset));
+            // An error about the file as a whole (a missing top-level section) has the empty
+            // span at its start (toml 1.x): it belongs to no table, though the first one may
+            // start there too.
+            let whole = e.span().is_some_and(|s| s.is_empty() && s.start == 0);
+            let at = if whole {
+                None
+            } else {
+                locator.field_at(offset)
+            };
+            let (field, message) = explain_serde_error(e.message(), at);
             let (line, column) = line_col(text, offset);
             ConfigError::Parse {
                 path: path.to_path_buf(),

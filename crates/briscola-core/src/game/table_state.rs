@@ -56,9 +56,9 @@ pub enum IllegalPlay {
     #[error("the game is over: no card can be played")]
     GameOver,
     /// The seat to play does not hold the card.
-    #[error("seat {seat} does not hold card {} ({card}); it holds {hand}", card.id())]
+    #[error("seat {} does not hold card {} ({card}); it holds {hand}", seat + 1, card.id())]
     NotInHand {
-        /// The seat to play.
+        /// The seat to play (0-based; the message counts seats from 1, as every command does).
         seat: u8,
         /// The card asked for.
         card: Card,
@@ -66,9 +66,12 @@ pub enum IllegalPlay {
         hand: HandText,
     },
     /// Must-follow-suit: the seat holds the led suit and the card is of another.
-    #[error("seat {seat} must follow suit: it holds the led suit, so it may play only {legal}")]
+    #[error(
+        "seat {} must follow suit: it holds the led suit, so it may play only {legal}",
+        seat + 1
+    )]
     MustFollow {
-        /// The seat to play.
+        /// The seat to play (0-based; the message counts seats from 1).
         seat: u8,
         /// The playable cards, as card ids.
         legal: HandText,

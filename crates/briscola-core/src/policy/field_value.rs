@@ -37,18 +37,96 @@ impl FieldValue {
 }
 
 /// serde's words for Rust types in the words of a study file ("expected u8" -> "expected a
-/// whole number from 0 to 255"): every config error goes through here.
+/// whole number from 0 to 255", "expected struct RulesSpec" -> "expected a table of named
+/// fields"): every config error goes through here, and so do the HTTP API's, the game
+/// records' and the solve files' errors.
 pub fn plain_message(message: &str) -> String {
-    message
-        .replace("expected u64", "expected a whole number >= 0")
-        .replace(
-            "expected u32",
-            "expected a whole number from 0 to 4294967295",
-        )
-        .replace("expected u8", "expected a whole number from 0 to 255")
-        .replace("expected i64", "expected an integer")
-        .replace("expected f64", "expected a number")
-        .replace(" as i128", "")
+    let mut m = message.to_string();
+    for (rust, words) in [
+        ("u64", "a whole number >= 0"),
+        ("usize", "a whole number >= 0"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u8", "a whole number from 0 to 255"),
+        ("i64", "an integer"),
+        ("i32", "an integer from -2147483648 to 2147483647"),
+        ("i16", "an integer from -32768 to 32767"),
+        ("i8", "an integer from -128 to 127"),
+        ("f64", "a number"),
+        ("f32", "a number"),
+    ] {
+        m = replace_word(
+            &m,
+            &format!("expected {rust}"),
+            &format!("expected {words}"),
+        );
+    }
+    m = m.replace(" as i128", "");
+    // "expected struct Name with 3 elements" / "expected struct Name" / "enum Name".
+    m = replace_named(&m, "expected struct ", |rest| {
+        match rest.strip_prefix(" with ") {
+            Some(n) => format!(
+                "expected a list of {} values",
+                n.trim_end_matches(" elements")
+            ),
+            None => "expected a table of named fields".to_string(),
+        }
+    });
+    m = replace_named(&m, "any variant of untagged enum ", |_| {
+        "any of the forms this field takes".to_string()
+    });
+    replace_named(&m, "expected enum ", |_| {
+        "expected one of this field's names".to_string()
+    })
+}
+
+/// `text` with `from` replaced where it is a whole word (not the start of a longer one:
+/// "expected u8" is not the start of "expected u80").
+fn replace_word(text: &str, from: &str, to: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(from) {
+        let after = &rest[i + from.len()..];
+        out.push_str(&rest[..i]);
+        if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            out.push_str(from);
+        } else {
+            out.push_str(to);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` with each `prefix` followed by a Rust type name replaced by `words(tail)`, where
+/// `tail` is what follows the name up to the end of the clause (", " or the end): the name
+/// itself never reaches the user.
+fn replace_named(text: &str, prefix: &str, words: impl Fn(&str) -> String) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(prefix) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + prefix.len()..];
+        let name_end = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let tail_end = after[name_end..]
+            .find([',', ';'])
+            .map_or(after.len(), |j| name_end + j);
+        // Only " with N elements" belongs to the clause; anything else stays as it was.
+        let tail = &after[name_end..tail_end];
+        let (tail, kept) = if tail.starts_with(" with ") && tail.ends_with(" elements") {
+            (tail, "")
+        } else {
+            ("", &after[name_end..tail_end])
+        };
+        out.push_str(&words(tail));
+        out.push_str(kept);
+        rest = &after[tail_end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A [`FieldValue`] as a serde deserializer.
@@ -135,5 +213,40 @@ mod tests {
             .read::<crate::policy::EpsMoves>()
             .unwrap_err();
         assert!(e.contains("`some`") && e.contains("`lead`"), "{e}");
+    }
+
+    /// serde's sentences (serde 1.0, serde_json 1.0, toml 1.x) as the user reads them: no
+    /// Rust type name survives.
+    #[test]
+    fn rust_type_names_become_words() {
+        for (serde, plain) in [
+            (
+                "invalid value: integer `500`, expected u8",
+                "invalid value: integer `500`, expected a whole number from 0 to 255",
+            ),
+            (
+                "invalid type: string \"x\", expected u16 at line 1 column 9",
+                "invalid type: string \"x\", expected a whole number from 0 to 65535 at line 1 column 9",
+            ),
+            (
+                "invalid type: string \"loser-first\", expected struct RulesSpec",
+                "invalid type: string \"loser-first\", expected a table of named fields",
+            ),
+            (
+                "invalid length 0, expected struct GameRecord with 11 elements",
+                "invalid length 0, expected a list of 11 values",
+            ),
+            (
+                "data did not match any variant of untagged enum GridValues",
+                "data did not match any of the forms this field takes",
+            ),
+            (
+                "invalid type: map, expected enum Suit, at line 2",
+                "invalid type: map, expected one of this field's names, at line 2",
+            ),
+            ("expected u80 is not a type", "expected u80 is not a type"),
+        ] {
+            assert_eq!(plain_message(serde), plain, "{serde}");
+        }
     }
 }

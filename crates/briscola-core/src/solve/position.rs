@@ -379,12 +379,22 @@ impl PositionSpec {
             })?),
             None => None,
         };
-        let from_card = face_up.or_else(|| stock.and_then(|s| s.last().copied()));
+        // The card that names the trump: `face_up`, or else the stock's last card (the one
+        // under the stock, turned up); the message names the field the file wrote.
+        let (field, from_card) = match face_up {
+            Some(c) => ("face_up", Some(c)),
+            None => ("stock", stock.and_then(|s| s.last().copied())),
+        };
         match (named, from_card) {
             (Some(t), Some(c)) if c.suit() != t => Err(bad(
-                "face_up",
+                field,
                 format!(
-                    "{} turns up {} as trump, not {}",
+                    "{}{} turns up {} as trump, not {}",
+                    if field == "stock" {
+                        "its last card, "
+                    } else {
+                        ""
+                    },
                     card_name(c),
                     suit_name(c.suit()),
                     suit_name(t)
@@ -603,6 +613,11 @@ mod tests {
             err("face_up = \"7 Coins\"\n[goal]\nplayer = 1\ntricks = 2\n").field,
             "face_up"
         );
+        // Without face_up the stock's last card names the trump: the error names `stock`, the
+        // field the file wrote (it named face_up).
+        let e = err("stock = [\"2 Cups\", \"3 Cups\"]\n[goal]\nplayer = 1\ntricks = 2\n");
+        assert_eq!(e.field, "stock", "{e}");
+        assert!(e.message.contains("its last card, 3 of Cups"), "{e}");
         let e = spec(
             "trump = \"Swords\"\nhands = [[\"7 Cupz\"], []]\n[goal]\nplayer = 1\ntricks = 1\n",
         )
