@@ -24,6 +24,15 @@ from gymnasium import spaces
 from ._core import NUM_ACTIONS, OBS_LEN, Game, Policy
 
 
+def _action_id(action) -> int:
+    """An action as a card id: an integer (Python's or numpy's, or a 0-d integer array); a
+    float such as 3.7 is refused rather than truncated to card 3."""
+    a = np.asarray(action)
+    if a.ndim != 0 or not (np.issubdtype(a.dtype, np.integer) and a.dtype != np.bool_):
+        raise ValueError(f"action {action!r} is not a card id: give one integer, 0 to 39")
+    return int(a)
+
+
 class LegalCards(spaces.Discrete):
     """Discrete(40) whose `sample()` without a mask draws a card the agent may play now."""
 
@@ -126,7 +135,7 @@ class BriscolaEnv(gym.Env):
             raise ValueError("call reset() before step()")
         if self.game.is_over:
             raise ValueError("the game is over: call reset() to deal a new one")
-        card = int(action)
+        card = _action_id(action)
         info = {}
         reward = 0.0
         if not 0 <= card < NUM_ACTIONS:

@@ -17,6 +17,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ._core import NUM_ACTIONS, OBS_LEN, Game, card_name
+from .gym_env import _action_id
 
 
 def env(**kwargs):
@@ -94,7 +95,7 @@ class BriscolaAEC(AECEnv):
         if action is None:
             raise ValueError(f"{agent} is to play: give a card id (0 to 39) from its action_mask")
         self._cumulative_rewards[agent] = 0
-        self.game.step(int(action))
+        self.game.step(_action_id(action))
         if self.game.is_over:
             winner = self.game.winner
             sides = self.game.sides

@@ -147,3 +147,8 @@ def test_gym_env_illegal_actions():
     obs3, *_ = replay.step(lowest)
     np.testing.assert_array_equal(obs2["observation"], obs3["observation"])
     raises(lambda: BriscolaEnv(illegal_action="ignore"), "illegal_action")
+    # A float is not a card id (3.7 was played as card 3); numpy integers are.
+    raises(lambda: replay.step(3.7), "3.7", "not a card id")
+    raises(lambda: replay.step(np.array([1, 2])), "not a card id")
+    mask = replay.game.action_mask(replay.seat)
+    replay.step(np.int32(np.flatnonzero(mask)[0]))

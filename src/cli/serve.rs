@@ -71,6 +71,20 @@ fn offered(config: Option<&std::path::Path>) -> Result<BTreeMap<String, PolicySp
 /// Run `serve`.
 pub fn serve(a: ServeArgs) -> Result<Exit, CliError> {
     let specs = offered(a.config.as_deref())?;
+    // The records' directory: a directory that takes new files (checked before listening; a
+    // file there read "File exists (os error 17)").
+    if a.records.exists() && !a.records.is_dir() {
+        return Err(CliError::Usage(format!(
+            "--records {}: not a directory; name a directory for the finished games' records (it is created if missing)",
+            a.records.display()
+        )));
+    }
+    if let Err(problem) = briscola::files::dir_writable(&a.records) {
+        return Err(CliError::Usage(format!(
+            "--records {}: {problem}",
+            a.records.display()
+        )));
+    }
     let list: Vec<(String, String)> = specs
         .values()
         .map(|p| (p.name.clone(), p.kind.as_str().to_string()))

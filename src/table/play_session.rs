@@ -67,9 +67,20 @@ fn parse(line: &str) -> Command {
         "q" | "quit" => Command::Quit,
         _ => match t.parse::<usize>() {
             Ok(n) => Command::Card(n),
-            Err(_) => Command::Unknown(t.to_string()),
+            Err(_) => Command::Unknown(shown_key(t)),
         },
     }
+}
+
+/// An unknown line as the answer quotes it: its first 20 characters, control characters
+/// escaped ("\0"), then "..." if it was longer (a line of a megabyte, or of NUL bytes from
+/// `--moves - < /dev/zero`, was echoed whole).
+pub(super) fn shown_key(t: &str) -> String {
+    let mut out: String = t.chars().take(20).flat_map(char::escape_debug).collect();
+    if t.chars().nth(20).is_some() {
+        out.push_str("...");
+    }
+    out
 }
 
 const HELP: &str = "keys: 1-3 play that card of your hand (then Enter); h hint: what the paper's policies would play and why; p show/hide points; l last trick; q quit; ? this help";
@@ -356,6 +367,14 @@ mod tests {
         assert_eq!(parse(" 2 \n"), Command::Card(2));
         assert_eq!(parse("h"), Command::Hint);
         assert_eq!(parse("zz"), Command::Unknown("zz".into()));
+        assert_eq!(
+            parse(&"\0".repeat(1 << 20)),
+            Command::Unknown(format!("{}...", "\\0".repeat(20)))
+        );
+        assert_eq!(
+            parse(&"x".repeat(900_000)),
+            Command::Unknown(format!("{}...", "x".repeat(20)))
+        );
         assert_eq!(parse("\n"), Command::Empty);
     }
 

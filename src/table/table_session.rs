@@ -293,7 +293,8 @@ impl Session<'_> {
                         if n == 1 { "" } else { "s" }
                     )),
                     Err(_) => self.say(&format!(
-                        "unknown key `{t}`: type 1 to {n} to play a card, or h, w, p, l, ?, q"
+                        "unknown key `{}`: type 1 to {n} to play a card, or h, w, p, l, ?, q",
+                        super::play_session::shown_key(t)
                     )),
                 },
             }

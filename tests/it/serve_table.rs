@@ -390,8 +390,8 @@ fn bad_requests_are_4xx_with_a_sentence_and_the_server_goes_on() {
     );
 }
 
-/// `serve --config` naming no file is refused before the server starts (it served the
-/// built-ins alone, silently); without `--config` and with no pipeline.toml, the built-ins.
+/// `serve --config` naming no file, or `--records` naming a file, is refused before the server
+/// starts (it served the built-ins alone, silently; "File exists (os error 17)").
 #[test]
 fn a_missing_config_is_refused_before_the_server_starts() {
     let dir = tempfile::tempdir().unwrap();
@@ -402,6 +402,18 @@ fn a_missing_config_is_refused_before_the_server_starts() {
     assert_exit(&o, 2);
     assert!(
         stderr(&o).contains("--config nope.toml: no such file"),
+        "{}",
+        stderr(&o)
+    );
+    // A file where the records' directory should be ("File exists (os error 17)").
+    std::fs::write(dir.path().join("a-file"), b"x").unwrap();
+    let o = briscola(
+        &["serve", "--records", "a-file", "--addr", "127.0.0.1:0"],
+        dir.path(),
+    );
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("--records a-file: not a directory"),
         "{}",
         stderr(&o)
     );

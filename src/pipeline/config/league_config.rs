@@ -192,7 +192,7 @@ pub fn check(
         return Err((
             format!("leagues.{name}"),
             format!(
-                "`{name}` is already a study's name (studies and leagues share job and output names); rename the league, e.g. [leagues.league]"
+                "`{name}` is already a study's name (studies and leagues share job and output names); rename the league, e.g. [leagues.{name}-league]"
             ),
         ));
     }

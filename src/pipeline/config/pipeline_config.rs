@@ -466,7 +466,7 @@ impl Config {
                 return Err(bad(
                     &format!("variants.{name}"),
                     format!(
-                        "`{name}` is the main study's name ([study] name, the [simulate] section); rename the variant, e.g. [variants.replication]"
+                        "`{name}` is the main study's name ([study] name, the [simulate] section); rename the variant, e.g. [variants.{name}-variant]"
                     ),
                 ));
             }
