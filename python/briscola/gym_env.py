@@ -25,12 +25,14 @@ from ._core import NUM_ACTIONS, OBS_LEN, Game, Policy
 
 
 def _action_id(action) -> int:
-    """An action as a card id: an integer (Python's or numpy's, or a 0-d integer array); a
-    float such as 3.7 is refused rather than truncated to card 3."""
+    """An action as a card id: one integer (Python's or numpy's, or an integer array of one
+    element); a float such as 3.7 is refused rather than truncated to card 3."""
     a = np.asarray(action)
-    if a.ndim != 0 or not (np.issubdtype(a.dtype, np.integer) and a.dtype != np.bool_):
-        raise ValueError(f"action {action!r} is not a card id: give one integer, 0 to 39")
-    return int(a)
+    if a.size != 1 or not np.issubdtype(a.dtype, np.integer):
+        raise ValueError(
+            f"action {action!r} is not a card id: give one integer, 0 to {NUM_ACTIONS - 1}"
+        )
+    return int(a.reshape(()))
 
 
 class LegalCards(spaces.Discrete):

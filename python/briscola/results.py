@@ -68,9 +68,12 @@ def load(path: str | Path = "outputs/results.json") -> Results:
         raw = json.loads(data)
     except ValueError as e:
         raise ValueError(f"{p} is not JSON ({e}); give the results.json that `briscola run` writes in outputs/") from None
-    meta = {}
-    if isinstance(raw, dict):
-        meta = {k: raw[k] for k in _META_KEYS if k in raw and not isinstance(raw[k], list)}
+    if not isinstance(raw, dict) or "studies" not in raw:
+        raise ValueError(
+            f"{p} is JSON but not a results file: `briscola run` writes an object with a "
+            f"\"studies\" list (and sweeps, leagues, verdicts, findings) to outputs/results.json"
+        )
+    meta = {k: raw[k] for k in _META_KEYS if k in raw and not isinstance(raw[k], list)}
     records: dict = {}
     _walk(raw, "", records)
     tables = {}

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 
 use briscola_core::deal::{DealSeed, DealSourceKind, DealStream, GeneratorSeed, table_seat_key};
 use briscola_core::game::{
-    Card, Deck, Rules, RulesSpec, SeatRng, SeatView, TableState, TableTrick,
+    Card, Deck, MAX_PLAYERS, PLAYER_COUNTS, Rules, RulesSpec, SeatRng, SeatView, TableState,
+    TableTrick,
 };
 use briscola_core::policy::onnx::{Encoding, V1_OBS, encode_v1};
 use briscola_core::policy::{
@@ -39,28 +40,30 @@ fn bad(msg: impl std::fmt::Display) -> PyErr {
 
 /// A whole-number argument as Python gave it, of any size: pyo3's own conversion to a Rust
 /// integer raises a bare `OverflowError` ("out of range integral type conversion attempted")
-/// that names neither the argument nor its range. [`Whole::within`] checks the range and says
-/// both in a `ValueError`. A non-integer is still pyo3's `TypeError`, which names the argument;
-/// a bool is refused (`True` is an int to Python, never a card or a seat here).
+/// that names neither the argument nor its range, and takes `True` for 1. The checks below
+/// ([`Whole::within`], [`card_of`], ...) name the argument and its range: a `ValueError` out of
+/// range, a `TypeError` for a bool. A non-integer is pyo3's `TypeError`.
 #[derive(Clone, Debug)]
-struct Whole(Result<i128, String>);
+enum Whole {
+    /// An integer that fits 128 bits.
+    Int(i128),
+    /// A larger one, as Python's decimal text (for the message).
+    Huge(String),
+    /// `True` or `False`.
+    Bool(bool),
+}
 
 impl<'py> FromPyObject<'_, 'py> for Whole {
     type Error = PyErr;
 
     fn extract(v: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
         if v.is_instance_of::<PyBool>() {
-            let b: bool = v.extract()?;
-            let b = if b { "True" } else { "False" };
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                "{b} is a bool; give a whole number"
-            )));
+            return Ok(Whole::Bool(v.extract()?));
         }
         match v.extract::<i128>() {
-            Ok(n) => Ok(Whole(Ok(n))),
-            // Beyond 128 bits: kept as Python's decimal text, for the message.
+            Ok(n) => Ok(Whole::Int(n)),
             Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => {
-                Ok(Whole(Err(v.str()?.to_string())))
+                Ok(Whole::Huge(v.str()?.to_string()))
             }
             Err(e) => Err(e),
         }
@@ -69,46 +72,61 @@ impl<'py> FromPyObject<'_, 'py> for Whole {
 
 impl Whole {
     /// The default of the arguments that default to 0.
-    const ZERO: Whole = Whole(Ok(0));
+    const ZERO: Whole = Whole::Int(0);
 
-    /// The value, where it fits 128 bits.
+    /// The value, where it is an integer of at most 128 bits.
     fn value(&self) -> Option<i128> {
-        self.0.as_ref().ok().copied()
+        match self {
+            Whole::Int(n) => Some(*n),
+            _ => None,
+        }
     }
 
     /// The value as Python wrote it.
     fn shown(&self) -> String {
-        match &self.0 {
-            Ok(n) => n.to_string(),
-            Err(text) => text.clone(),
+        match self {
+            Whole::Int(n) => n.to_string(),
+            Whole::Huge(text) => text.clone(),
+            Whole::Bool(b) => if *b { "True" } else { "False" }.to_string(),
         }
     }
 
-    /// The value if it lies in `lo..=hi`, else a `ValueError` naming `what` and the range.
-    fn within<T: TryFrom<i128>>(&self, what: &str, lo: i128, hi: i128) -> PyResult<T> {
+    /// The value as a `T` where `ok` takes it; else a `TypeError` (a bool) or a `ValueError`
+    /// whose sentence is `what` followed by the value and `valid`.
+    fn checked<T>(&self, what: &str, valid: &str, ok: impl Fn(i128) -> Option<T>) -> PyResult<T> {
+        if let Whole::Bool(_) = self {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "{what} {}: a bool, not a number; {valid}",
+                self.shown()
+            )));
+        }
         self.value()
-            .filter(|n| (lo..=hi).contains(n))
-            .and_then(|n| T::try_from(n).ok())
-            .ok_or_else(|| {
-                bad(format!(
-                    "{what} = {}: give a whole number from {lo} to {hi}",
-                    self.shown()
-                ))
-            })
+            .and_then(ok)
+            .ok_or_else(|| bad(format!("{what} {}: {valid}", self.shown())))
+    }
+
+    /// The value if it lies in `lo..=hi`, else an error naming `what` and the range.
+    fn within<T: TryFrom<i128>>(&self, what: &str, lo: i128, hi: i128) -> PyResult<T> {
+        self.checked(
+            &format!("{what} ="),
+            &format!("give a whole number from {lo} to {hi}"),
+            |n| {
+                (lo..=hi)
+                    .contains(&n)
+                    .then(|| T::try_from(n).ok())
+                    .flatten()
+            },
+        )
     }
 }
 
 /// The card of a Python integer id, or a sentence saying what an id is.
 fn card_of(id: &Whole) -> PyResult<Card> {
-    id.value()
-        .and_then(|n| u8::try_from(n).ok())
-        .and_then(Card::from_id)
-        .ok_or_else(|| {
-            bad(format!(
-                "card {} is not a card id: ids are 0 to 39 (suit * 10 + rank - 1, suits Oro, Spade, Bastoni, Coppe)",
-                id.shown()
-            ))
-        })
+    id.checked(
+        "card",
+        "not a card id: ids are 0 to 39 (suit * 10 + rank - 1, suits Oro, Spade, Bastoni, Coppe)",
+        |n| u8::try_from(n).ok().and_then(Card::from_id),
+    )
 }
 
 /// A `seed` argument: any 64-bit signed integer (the deal source may narrow it; see `deal`).
@@ -116,27 +134,29 @@ fn seed_arg(seed: Whole) -> PyResult<i64> {
     seed.within("seed", i128::from(i64::MIN), i128::from(i64::MAX))
 }
 
-/// A `game` argument: a game index, 0 to [`MAX_GAME`] (the words of `deck_of`'s check).
+/// The sentence of a game index out of range (every `game` argument's).
+fn game_range() -> String {
+    format!("game indices lie in 0..={MAX_GAME}")
+}
+
+/// A `game` argument: a game index, 0 to [`MAX_GAME`].
 fn game_arg(game: Whole) -> PyResult<u64> {
-    game.value()
-        .and_then(|g| u64::try_from(g).ok())
-        .filter(|&g| g <= MAX_GAME)
-        .ok_or_else(|| {
-            bad(format!(
-                "game {}: game indices lie in 0..={MAX_GAME}",
-                game.shown()
-            ))
-        })
+    game.checked("game", &game_range(), |g| {
+        u64::try_from(g).ok().filter(|&g| g <= MAX_GAME)
+    })
 }
 
-/// A `seat` argument of a policy: 0 to 5 (the largest table has six seats).
+/// A `seat` argument of a policy: 0 to [`MAX_PLAYERS`] - 1 (any table's seats).
 fn seat_arg(seat: Whole) -> PyResult<u8> {
-    seat.within("seat", 0, 5)
+    seat.within("seat", 0, MAX_PLAYERS as i128 - 1)
 }
 
-/// A `players` argument: 2 to 6 here, the rules then say which counts they deal for.
+/// A `players` argument: any count a `u8` holds goes on to the rules' own check (which says
+/// which counts deal); anything else gets the same sentence here.
 fn players_arg(players: Option<Whole>) -> PyResult<Option<u8>> {
-    players.map(|p| p.within("players", 2, 6)).transpose()
+    players
+        .map(|p| p.checked("players =", PLAYER_COUNTS, |n| u8::try_from(n).ok()))
+        .transpose()
 }
 
 /// Card ids as Python integers (a `Vec<u8>` would become `bytes`).
@@ -183,7 +203,9 @@ fn rules_from(rules: Option<&Bound<'_, PyDict>>, players: Option<u8>) -> PyResul
             )));
         }
         (Some(p), _) => p,
-        (None, Some(q)) => u8::try_from(q).map_err(|_| bad(format!("rules.players = {q}: Briscola is played by 2, 3, 4 (two partnerships) or 6 (two teams of three)")))?,
+        (None, Some(q)) => {
+            u8::try_from(q).map_err(|_| bad(format!("rules.players = {q}: {PLAYER_COUNTS}")))?
+        }
         (None, None) => 2,
     };
     let usual = RulesSpec::for_players(n);
@@ -218,9 +240,7 @@ fn rules_error(table: &toml::Table, e: &toml::de::Error) -> String {
 /// The deck of game `game` of the stream the pipeline uses for `names` under `seed`.
 fn deck_of(seed: i64, names: &[String], game: u64, paired: bool, source: &str) -> PyResult<Deck> {
     if game > MAX_GAME {
-        return Err(bad(format!(
-            "game {game}: game indices lie in 0..={MAX_GAME}"
-        )));
+        return Err(bad(format!("game {game}: {}", game_range())));
     }
     let kind = DealSourceKind::parse(source).ok_or_else(|| {
         bad(format!(
@@ -315,16 +335,11 @@ impl PyGame {
 
     fn seat_ok(&self, seat: Whole) -> PyResult<usize> {
         let n = self.state.rules().players();
-        seat.value()
-            .and_then(|s| usize::try_from(s).ok())
-            .filter(|&s| s < n)
-            .ok_or_else(|| {
-                bad(format!(
-                    "seat {} is not at the table: seats are 0 to {}",
-                    seat.shown(),
-                    n - 1
-                ))
-            })
+        seat.checked(
+            "seat",
+            &format!("not at the table: seats are 0 to {}", n - 1),
+            |s| usize::try_from(s).ok().filter(|&s| s < n),
+        )
     }
 }
 
@@ -981,16 +996,14 @@ impl PyVecEnv {
             .collect::<PyResult<Vec<_>>>()?;
         let seat_mode = match seat {
             None => None,
-            Some(s) if s.value().is_some_and(|v| (0..n as i128).contains(&v)) => {
-                s.value().map(|v| v as usize)
-            }
-            Some(s) => {
-                return Err(bad(format!(
-                    "seat = {}: the learner's seat is 0 to {}, or None to rotate it game by game",
-                    s.shown(),
+            Some(s) => Some(s.checked(
+                "seat =",
+                &format!(
+                    "the learner's seat is 0 to {}, or None to rotate it game by game",
                     n - 1
-                )));
-            }
+                ),
+                |v| usize::try_from(v).ok().filter(|&v| v < n),
+            )?),
         };
         let reward = match reward {
             "win" => Reward::Win,
@@ -1096,7 +1109,7 @@ impl PyVecEnv {
             .map_err(|_| bad("actions: give a contiguous 1-D array"))?;
         let mut cards = Vec::with_capacity(n);
         for (i, &a) in acts.iter().enumerate() {
-            let c = card_of(&Whole(Ok(i128::from(a))))
+            let c = card_of(&Whole::Int(i128::from(a)))
                 .map_err(|e| bad(format!("actions[{i}]: {}", e.value(py))))?;
             if !self.games[i].legal().contains(&c) {
                 return Err(bad(format!(

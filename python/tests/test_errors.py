@@ -23,7 +23,7 @@ def raises(fn, *words):
 def test_illegal_cards():
     g = Game(seed=1)
     not_held = next(c for c in range(40) if c not in g.hand(0))
-    raises(lambda: g.step(not_held), "does not hold")
+    raises(lambda: g.step(not_held), "the seat to play does not hold")
     raises(lambda: g.step(40), "not a card id", "0 to 39")
     raises(lambda: g.step(-1), "not a card id")
     # The failed steps changed nothing.
@@ -74,13 +74,12 @@ def test_bad_rules_and_deals():
 
 def test_out_of_range_integers_name_the_argument():
     # pyo3's own conversion raised a bare OverflowError naming nothing.
-    raises(lambda: Game(players=-1), "players = -1", "2 to 6")
     raises(lambda: Game(game=-1), "game -1", "game indices")
     raises(lambda: Game(seed=2**63), "seed = 9223372036854775808")
     raises(lambda: Game(seed=2**200), "seed = " + str(2**200))
     raises(lambda: VecEnv(-1, ["greedy"]), "num_envs = -1", "1 to 1048576")
     raises(lambda: VecEnv(4, ["greedy"], seat=2**70), "seat = 1180591620717411303424")
-    raises(lambda: Game(seed=1).step(2**200), "card " + str(2**200) + " is not a card id")
+    raises(lambda: Game(seed=1).step(2**200), "card " + str(2**200) + ": not a card id")
     raises(lambda: Policy("random", seat=-1), "seat = -1", "0 to 5")
     raises(lambda: Policy("random", seat=99), "seat = 99")
     raises(lambda: Policy("greedy").reset(99, 0), "seat = 99")
@@ -88,9 +87,15 @@ def test_out_of_range_integers_name_the_argument():
     raises(lambda: Game(seed=1).step(2**70), "not a card id")
     raises(lambda: Game(seed=1).hand(-3), "seat -3")
     raises(lambda: briscola.deal(2**64, ["a", "b"]), "seed = 18446744073709551616")
-    # A bool is not a card, a seat or a count (True is 1 to Python); the argument is named.
-    with pytest.raises(TypeError, match="(?s)True is a bool.*card"):
+    # A bool is not a card, a seat or a count (True is 1 to Python); the argument is named in
+    # the message itself.
+    with pytest.raises(TypeError, match="card True: a bool, not a number"):
         Game(seed=1).step(True)
+    with pytest.raises(TypeError, match="seat = False: a bool"):
+        Policy("random", seat=False)
+    # players: a count a byte holds goes on to the rules' check; both say the same counts.
+    raises(lambda: Game(players=5), "players = 5", "2, 3, 4 (two partnerships) or 6")
+    raises(lambda: Game(players=-1), "players = -1", "2, 3, 4 (two partnerships) or 6")
     # numpy integers are integers.
     g = Game(seed=1)
     g.step(np.int64(g.legal_actions()[0]))
@@ -152,3 +157,21 @@ def test_gym_env_illegal_actions():
     raises(lambda: replay.step(np.array([1, 2])), "not a card id")
     mask = replay.game.action_mask(replay.seat)
     replay.step(np.int32(np.flatnonzero(mask)[0]))
+
+
+def test_results_load_reads_a_run_and_refuses_other_json(tmp_path):
+    from pathlib import Path
+
+    from briscola import results
+
+    root = Path(__file__).resolve().parents[2]
+    r = results.load(root / "studies" / "strongest" / "outputs" / "results.json")
+    assert r.tables and all(len(df) > 0 for df in r.tables.values())
+    f = tmp_path / "r.json"
+    # JSON that is not a results file read as empty tables; now a sentence.
+    for text in ("42", "[1, 2]", '{"a": 1}'):
+        f.write_text(text)
+        raises(lambda: results.load(f), "not a results file", "studies")
+    f.write_text("{")
+    raises(lambda: results.load(f), "is not JSON")
+    raises(lambda: results.load(tmp_path / "missing.json"), "cannot read the results file")

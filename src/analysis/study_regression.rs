@@ -24,7 +24,7 @@ pub enum RegressionError {
     /// study's data: with few games, some policy wins (or loses) every game at some
     /// Delta_briscola it meets.
     #[error(
-        "Table 4 regression: its {n} non-tied games cannot fit it ({source}); with so few games some policy wins or loses every game at a Delta_briscola it meets: give the study more games (simulate.games)"
+        "Table 4 regression: its {n} non-tied games cannot fit it ({source}); in a small study some policy wins or loses every game at a Delta_briscola it meets: if so, give it more games (its `games` or `games_per_matchup`)"
     )]
     TooFewGames {
         /// The study's non-tied games.

@@ -27,7 +27,7 @@ pub enum StudyTestError {
     /// A statistic over no games: the study is too small for it (a matchup with no decided
     /// game, or none with unequal briscole).
     #[error(
-        "{what}: no games to count; the study has too few games for it: give it more (simulate.games)"
+        "{what}: no games to count; the study has too few games for it: give it more (its `games` or `games_per_matchup`)"
     )]
     TooFewGames {
         /// which statistic

@@ -67,11 +67,15 @@ fn read_body(req: &mut Request) -> Result<String, Refusal> {
     // A chunked body has no length to check first: refused before it is read. A request with
     // neither header has no body (HTTP/1.1): `POST .../again`, `DELETE`, `HEAD` are answered by
     // their route.
-    let chunked = req
-        .headers()
-        .iter()
-        .any(|h| h.field.equiv("Transfer-Encoding"));
-    if chunked && req.body_length().is_none() {
+    let has = |name: &'static str| req.headers().iter().any(|h| h.field.equiv(name));
+    if has("Content-Length") && req.body_length().is_none() {
+        return Err((
+            400,
+            "the Content-Length is not a whole number of bytes; a game request is a few dozen bytes"
+                .to_string(),
+        ));
+    }
+    if has("Transfer-Encoding") && req.body_length().is_none() {
         return Err((
             411,
             "send the request with a Content-Length (no chunked bodies); a game request is a few dozen bytes".to_string(),
@@ -104,6 +108,13 @@ fn read_body(req: &mut Request) -> Result<String, Refusal> {
 
 fn json_body<T: serde::de::DeserializeOwned>(body: &str, what: &str) -> Result<T, Refusal> {
     let text = if body.trim().is_empty() { "{}" } else { body };
+    // An object, never a list: serde would read `[]` as a request with every field left out.
+    if text.trim_start().starts_with('[') {
+        return Err((
+            400,
+            format!("{what}: send a JSON object of named fields, not a list"),
+        ));
+    }
     serde_json::from_str(text).map_err(|e| {
         (
             400,

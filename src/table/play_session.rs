@@ -67,20 +67,9 @@ fn parse(line: &str) -> Command {
         "q" | "quit" => Command::Quit,
         _ => match t.parse::<usize>() {
             Ok(n) => Command::Card(n),
-            Err(_) => Command::Unknown(shown_key(t)),
+            Err(_) => Command::Unknown(super::table_session::shown_key(t)),
         },
     }
-}
-
-/// An unknown line as the answer quotes it: its first 20 characters, control characters
-/// escaped ("\0"), then "..." if it was longer (a line of a megabyte, or of NUL bytes from
-/// `--moves - < /dev/zero`, was echoed whole).
-pub(super) fn shown_key(t: &str) -> String {
-    let mut out: String = t.chars().take(20).flat_map(char::escape_debug).collect();
-    if t.chars().nth(20).is_some() {
-        out.push_str("...");
-    }
-    out
 }
 
 const HELP: &str = "keys: 1-3 play that card of your hand (then Enter); h hint: what the paper's policies would play and why; p show/hide points; l last trick; q quit; ? this help";

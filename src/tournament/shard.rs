@@ -23,6 +23,11 @@ use crate::policy::{FollowReading, PolicySpec, TablePolicy};
 /// Games per chunk (one Parquet row group of the game table; 20x rows in the trick table).
 pub const CHUNK_GAMES: usize = 1 << 15;
 
+/// The widest window of a shard's game-table writer (the chunks it encodes at once; its channel
+/// holds as many again): the 16 measured on 16 cores, so that with more threads (and as many
+/// shards in flight) the memory grows with the threads, not with their square.
+const GAME_WINDOW_MAX: usize = 16;
+
 /// Output file names of a shard.
 pub const GAMES_FILE: &str = "games.parquet";
 /// Trick table file name.
@@ -349,10 +354,12 @@ impl ShardSpec {
     /// [`ShardSpec::run`] with the trick table's writer encoding `window` (>= 1) chunks at once:
     /// a shard played alone uses every rayon thread; shards played side by side share them (see
     /// `tournament_run`), so the trick chunks held in memory (~6 MB each) grow with the threads,
-    /// not with their square. The game table's chunks are small (~300 KB) and its writer keeps
-    /// a window of every thread, so the players run ahead of it: a window shared out too
-    /// (16 threads over 9 shards: 2) left 10^8 games 1.3x slower on 16 cores (BENCHMARKS.md).
-    /// The files do not depend on either window.
+    /// not with their square. The game table's chunks are smaller (~1.6 MB a window slot with
+    /// its frame, measured) and its writer keeps a window of every thread, up to
+    /// `GAME_WINDOW_MAX`, so the players run ahead of it: a window shared out too (16 threads
+    /// over 9 shards: 2) left 10^8 games 1.3x slower on 16 cores, while a window of 16 doubled
+    /// the peak memory there (230 -> 460 MB; BENCHMARKS.md). The files do not depend on either
+    /// window.
     pub fn run_windowed(
         &self,
         dir: &Path,
@@ -382,7 +389,7 @@ impl ShardSpec {
         // chunks reach each writer in order through a channel that holds a window, so the
         // players go on while a window is encoded, and the files do not depend on timing.
         let window = window.max(1);
-        let game_window = rayon::current_num_threads().max(window);
+        let game_window = rayon::current_num_threads().clamp(window, GAME_WINDOW_MAX.max(window));
         let (tx, rx) = std::sync::mpsc::sync_channel::<OutcomeChunk>(game_window);
         let (ttx, trx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(window);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);

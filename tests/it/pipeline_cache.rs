@@ -746,12 +746,12 @@ fn a_study_too_small_for_its_statistics_says_to_give_more_games() {
     // names the first.
     let (out, err) = (stdout(&o), stderr(&o));
     assert!(
-        err.contains("job test/paper failed: folk theorem, counter vs hoarder: no games to count; the study has too few games for it: give it more (simulate.games)"),
+        err.contains("job test/paper failed: folk theorem, counter vs hoarder: no games to count; the study has too few games for it: give it more (its `games` or `games_per_matchup`)"),
         "{err}"
     );
     for words in [
         "Table 4 regression: its 9 non-tied games cannot fit it",
-        "give the study more games (simulate.games)",
+        "if so, give it more games (its `games` or `games_per_matchup`)",
     ] {
         assert!(out.contains(words), "{words}: {out}");
     }

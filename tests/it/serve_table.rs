@@ -276,7 +276,7 @@ fn bad_requests_are_4xx_with_a_sentence_and_the_server_goes_on() {
             format!("/api/games/{id}/play"),
             Some(format!("{{\"card\": {not_held}}}")),
             409,
-            "seat 1 does not hold",
+            "the seat to play does not hold",
         ),
         (
             "POST",
@@ -327,6 +327,14 @@ fn bad_requests_are_4xx_with_a_sentence_and_the_server_goes_on() {
             400,
             "unknown field",
         ),
+        // A list made a game with every field left out.
+        (
+            "POST",
+            "/api/games".into(),
+            Some("[]".into()),
+            400,
+            "a JSON object of named fields, not a list",
+        ),
         ("DELETE", "/api/games".into(), None, 405, "no such route"),
         ("GET", "/nothing".into(), None, 404, "not found"),
     ];
@@ -342,6 +350,11 @@ fn bad_requests_are_4xx_with_a_sentence_and_the_server_goes_on() {
         ("DELETE /api/games HTTP/1.1", "HTTP/1.1 405"),
         ("HEAD / HTTP/1.1", "HTTP/1.1 405"),
         ("POST /api/games/nope/again HTTP/1.1", "HTTP/1.1 404"),
+        // A Content-Length that is no number of bytes is not "no body".
+        (
+            "POST /api/games HTTP/1.1\r\nContent-Length: 1000000000000000000000000000000",
+            "HTTP/1.1 400",
+        ),
     ] {
         let mut c = TcpStream::connect(a).unwrap();
         c.write_all(format!("{head}\r\nHost: {a}\r\nConnection: close\r\n\r\n").as_bytes())

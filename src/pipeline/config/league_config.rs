@@ -192,7 +192,8 @@ pub fn check(
         return Err((
             format!("leagues.{name}"),
             format!(
-                "`{name}` is already a study's name (studies and leagues share job and output names); rename the league, e.g. [leagues.{name}-league]"
+                "`{name}` is already a study's name (studies and leagues share job and output names); rename the league, e.g. [leagues.{}]",
+                super::study_names::renamed(name, "league")
             ),
         ));
     }

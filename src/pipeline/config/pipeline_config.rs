@@ -466,7 +466,8 @@ impl Config {
                 return Err(bad(
                     &format!("variants.{name}"),
                     format!(
-                        "`{name}` is the main study's name ([study] name, the [simulate] section); rename the variant, e.g. [variants.{name}-variant]"
+                        "`{name}` is the main study's name ([study] name, the [simulate] section); rename the variant, e.g. [variants.{}]",
+                        super::study_names::renamed(name, "variant")
                     ),
                 ));
             }

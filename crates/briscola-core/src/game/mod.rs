@@ -36,7 +36,7 @@ pub use keyed_batch::{BATCH_LANES, batch_lanes_available, play_keyed_batch, play
 pub use keyed_play::play_keyed;
 pub use play::{GameOutcome, NoTricks, Seat, TrickRecord, TrickSink, play_game};
 pub use policy::Policy;
-pub use rules::{DrawOrder, REMOVED_TWO, Rules, RulesError, RulesSpec, TrumpRule};
+pub use rules::{DrawOrder, PLAYER_COUNTS, REMOVED_TWO, Rules, RulesError, RulesSpec, TrumpRule};
 pub use seat_rng::SeatRng;
 pub use seat_view::SeatView;
 pub use table_outcome::TableOutcome;

@@ -88,13 +88,15 @@ impl Default for RulesSpec {
     }
 }
 
+/// The player counts a table may have, in words (every message about `players` says this).
+pub const PLAYER_COUNTS: &str =
+    "Briscola is played by 2, 3, 4 (two partnerships) or 6 (two teams of three)";
+
 /// Why a [`RulesSpec`] does not describe a playable game. Each variant names the field.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// Unsupported number of players.
-    #[error(
-        "players = {0}: Briscola is played by 2, 3, 4 (two partnerships) or 6 (two teams of three)"
-    )]
+    #[error("players = {0}: {PLAYER_COUNTS}")]
     Players(u8),
     /// Unsupported deck size.
     #[error("deck = {0}: valid decks are 40, 39 (a Two removed) and 36 (the Twos removed)")]

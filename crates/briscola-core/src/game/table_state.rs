@@ -56,9 +56,11 @@ pub enum IllegalPlay {
     #[error("the game is over: no card can be played")]
     GameOver,
     /// The seat to play does not hold the card.
-    #[error("seat {} does not hold card {} ({card}); it holds {hand}", seat + 1, card.id())]
+    // The messages name no seat: the engine counts seats from 0, Python too, the CLI and the
+    // HTTP API from 1; each edge says which seat in its own numbering where it must.
+    #[error("the seat to play does not hold card {} ({card}); it holds {hand}", card.id())]
     NotInHand {
-        /// The seat to play (0-based; the message counts seats from 1, as every command does).
+        /// The seat to play (0-based).
         seat: u8,
         /// The card asked for.
         card: Card,
@@ -67,11 +69,10 @@ pub enum IllegalPlay {
     },
     /// Must-follow-suit: the seat holds the led suit and the card is of another.
     #[error(
-        "seat {} must follow suit: it holds the led suit, so it may play only {legal}",
-        seat + 1
+        "the seat to play must follow suit: it holds the led suit, so it may play only {legal}"
     )]
     MustFollow {
-        /// The seat to play (0-based; the message counts seats from 1).
+        /// The seat to play (0-based).
         seat: u8,
         /// The playable cards, as card ids.
         legal: HandText,

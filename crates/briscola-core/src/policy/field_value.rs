@@ -62,22 +62,37 @@ pub fn plain_message(message: &str) -> String {
         );
     }
     m = m.replace(" as i128", "");
-    // "expected struct Name with 3 elements" / "expected struct Name" / "enum Name".
-    m = replace_named(&m, "expected struct ", |rest| {
-        match rest.strip_prefix(" with ") {
-            Some(n) => format!(
-                "expected a list of {} values",
-                n.trim_end_matches(" elements")
-            ),
-            None => "expected a table of named fields".to_string(),
-        }
+    // "expected struct Name with 3 elements" / "expected struct Name" / "enum Name" and the
+    // other shapes serde names by their Rust type.
+    // Variants first: "expected struct variant A::B" is not "expected struct" of a name.
+    m = replace_named(&m, "struct variant ", |_| "a table".to_string());
+    m = replace_named(&m, "tuple variant ", |_| "a list".to_string());
+    m = replace_named(&m, "expected struct ", |elements| match elements {
+        Some(n) => format!("expected a list of {n} values"),
+        None => "expected a table of named fields".to_string(),
     });
-    m = replace_named(&m, "any variant of untagged enum ", |_| {
-        "any of the forms this field takes".to_string()
+    m = replace_named(&m, "expected tuple struct ", |elements| match elements {
+        Some(n) => format!("expected a list of {n} values"),
+        None => "expected a list of values".to_string(),
     });
-    replace_named(&m, "expected enum ", |_| {
-        "expected one of this field's names".to_string()
-    })
+    for (prefix, words) in [
+        (
+            "any variant of untagged enum ",
+            "any of the forms this field takes",
+        ),
+        (
+            "expected internally tagged enum ",
+            "expected one of this field's forms",
+        ),
+        (
+            "expected adjacently tagged enum ",
+            "expected one of this field's forms",
+        ),
+        ("expected enum ", "expected one of this field's names"),
+    ] {
+        m = replace_named(&m, prefix, |_| words.to_string());
+    }
+    m
 }
 
 /// `text` with `from` replaced where it is a whole word (not the start of a longer one:
@@ -99,31 +114,36 @@ fn replace_word(text: &str, from: &str, to: &str) -> String {
     out
 }
 
-/// `text` with each `prefix` followed by a Rust type name replaced by `words(tail)`, where
-/// `tail` is what follows the name up to the end of the clause (", " or the end): the name
-/// itself never reaches the user.
-fn replace_named(text: &str, prefix: &str, words: impl Fn(&str) -> String) -> String {
+/// `text` with each `prefix` followed by a Rust type name (`Name`, `Enum::Variant`) replaced
+/// by `words(elements)`, where `elements` is N when the name is followed by " with N
+/// elements" (consumed too); anything after stays as it was (serde_json's " at line L column
+/// C", toml's ", expected ..."): the name itself never reaches the user.
+fn replace_named(text: &str, prefix: &str, words: impl Fn(Option<&str>) -> String) -> String {
     let mut out = String::new();
     let mut rest = text;
     while let Some(i) = rest.find(prefix) {
         out.push_str(&rest[..i]);
         let after = &rest[i + prefix.len()..];
         let name_end = after
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
             .unwrap_or(after.len());
-        let tail_end = after[name_end..]
-            .find([',', ';'])
-            .map_or(after.len(), |j| name_end + j);
-        // Only " with N elements" belongs to the clause; anything else stays as it was.
-        let tail = &after[name_end..tail_end];
-        let (tail, kept) = if tail.starts_with(" with ") && tail.ends_with(" elements") {
-            (tail, "")
-        } else {
-            ("", &after[name_end..tail_end])
-        };
-        out.push_str(&words(tail));
-        out.push_str(kept);
-        rest = &after[tail_end..];
+        let tail = &after[name_end..];
+        let counted = tail.strip_prefix(" with ").and_then(|t| {
+            let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+            let n = &t[..digits];
+            let end = t[digits..].strip_prefix(" elements")?;
+            (!n.is_empty()).then_some((n, end))
+        });
+        match counted {
+            Some((n, end)) => {
+                out.push_str(&words(Some(n)));
+                rest = end;
+            }
+            None => {
+                out.push_str(&words(None));
+                rest = tail;
+            }
+        }
     }
     out.push_str(rest);
     out
@@ -245,6 +265,27 @@ mod tests {
                 "invalid type: map, expected one of this field's names, at line 2",
             ),
             ("expected u80 is not a type", "expected u80 is not a type"),
+            // serde_json adds the position after the element count.
+            (
+                "invalid type: sequence, expected struct NewGame with 3 elements at line 1 column 2",
+                "invalid type: sequence, expected a list of 3 values at line 1 column 2",
+            ),
+            (
+                "invalid type: map, expected struct NewGame at line 1 column 0",
+                "invalid type: map, expected a table of named fields at line 1 column 0",
+            ),
+            (
+                "invalid type: integer `5`, expected internally tagged enum DealRecord",
+                "invalid type: integer `5`, expected one of this field's forms",
+            ),
+            (
+                "invalid type: sequence, expected struct variant Kind::Rules",
+                "invalid type: sequence, expected a table",
+            ),
+            (
+                "expected tuple struct Pair with 2 elements",
+                "expected a list of 2 values",
+            ),
         ] {
             assert_eq!(plain_message(serde), plain, "{serde}");
         }
