@@ -14,6 +14,8 @@ Only the `onnx` package is needed (no torch).
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +29,17 @@ def _graph(weights: list, out: str | Path, hidden: bool) -> Path:
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
+    for name, w in weights:
+        bad = np.count_nonzero(~np.isfinite(np.asarray(w, dtype=np.float32)))
+        if bad:
+            raise ValueError(
+                f"{name}: {bad} of its weights are NaN or infinite; a policy's weights must be finite numbers"
+            )
+    out = Path(out)
+    if out.is_dir():
+        raise ValueError(f"{out}: is a directory; name a file (e.g. mine.onnx)")
+    if not out.parent.is_dir():
+        raise ValueError(f"{out}: its directory {out.parent} does not exist")
     inits = [numpy_helper.from_array(np.asarray(w, dtype=np.float32), name) for name, w in weights]
     inits += [
         numpy_helper.from_array(np.array([0], dtype=np.int64), "obs_start"),
@@ -62,8 +75,20 @@ def _graph(weights: list, out: str | Path, hidden: bool) -> Path:
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="briscola")
     model.ir_version = 8
     onnx.checker.check_model(model)
-    out = Path(out)
-    onnx.save(model, out)
+    # Written beside `out` and renamed over it when complete: a failed write leaves `out` as it
+    # was, never half a model.
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    except OSError as e:
+        raise ValueError(f"cannot write in {out.parent}: {e.strerror}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(model.SerializeToString())
+        os.replace(tmp, out)
+    except OSError as e:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise ValueError(f"cannot write {out}: {e.strerror}") from None
     return out
 
 

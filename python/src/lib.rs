@@ -224,17 +224,25 @@ fn rules_from(rules: Option<&Bound<'_, PyDict>>, players: Option<u8>) -> PyResul
 /// game's values (serde's message alone may not name it).
 fn rules_error(table: &toml::Table, e: &toml::de::Error) -> String {
     let usual = toml::Table::try_from(RulesSpec::default()).unwrap_or_default();
-    for (k, v) in table {
+    let first = table.iter().find_map(|(k, v)| {
         let mut one = usual.clone();
         one.insert(k.clone(), v.clone());
-        if let Err(e1) = toml::Value::Table(one).try_into::<RulesSpec>() {
-            if !usual.contains_key(k) {
-                return format!("rules: {}", plain_message(e1.message().trim()));
-            }
-            return format!("rules.{k}: {}", plain_message(e1.message().trim()));
-        }
+        toml::Value::Table(one)
+            .try_into::<RulesSpec>()
+            .err()
+            .map(|e1| (k.clone(), e1.message().trim().to_string()))
+    });
+    match first {
+        Some((k, serde)) => match RulesSpec::field_valid(&k) {
+            Some(valid) => format!(
+                "rules.{k} = {}: not a value it takes; {valid}",
+                table.get(&k).map(ToString::to_string).unwrap_or_default()
+            ),
+            // Not a field: serde's sentence names it and lists the fields.
+            None => format!("rules: {}", plain_message(&serde)),
+        },
+        None => format!("rules: {}", plain_message(e.message().trim())),
     }
-    format!("rules: {}", plain_message(e.message().trim()))
 }
 
 /// The deck of game `game` of the stream the pipeline uses for `names` under `seed`.

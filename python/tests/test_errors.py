@@ -58,6 +58,9 @@ def test_bad_rules_and_deals():
     raises(lambda: Game({"colour": "red"}), "unknown field", "colour")
     raises(lambda: Game({"deck": 39}, players=4), "deck = 39")
     raises(lambda: Game({"trump": "diamonds"}), "trump")
+    # A field's own range, not its Rust type's ("expected u8": 0 to 255).
+    raises(lambda: Game({"target": 500}), "rules.target = 500", "points from 1 to 120")
+    raises(lambda: Game({"draw_order": "sideways"}), "rules.draw_order", "winner-first")
     raises(lambda: Game({"hand_size": [3]}), "hand_size")
     raises(lambda: Game(players=4, rules={"players": 2}), "players")
     raises(lambda: Game(deck=list(range(39))), "deck")

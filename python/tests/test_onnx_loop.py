@@ -85,3 +85,20 @@ def test_the_committed_trained_policy_beats_random():
     g = Game(seed=5)
     z = np.where(g.action_mask() > 0, g.observation(g.to_play) @ W + b, -np.inf)
     assert p.act(g) == int(z.argmax())
+
+
+def test_export_refuses_bad_weights_and_paths_and_writes_whole_files(tmp_path):
+    W = np.zeros((206, 40), dtype=np.float32)
+    b = np.zeros(40, dtype=np.float32)
+    W[3, 4] = np.nan
+    with pytest.raises(ValueError, match="W: 1 of its weights are NaN or infinite"):
+        linear_policy(W, b, tmp_path / "nan.onnx")
+    assert not (tmp_path / "nan.onnx").exists()
+    W[3, 4] = 0.0
+    with pytest.raises(ValueError, match="is a directory"):
+        linear_policy(W, b, tmp_path)
+    with pytest.raises(ValueError, match="does not exist"):
+        linear_policy(W, b, tmp_path / "nodir" / "p.onnx")
+    out = linear_policy(W, b, tmp_path / "p.onnx")
+    assert out.stat().st_size > 0
+    assert [p.name for p in tmp_path.iterdir()] == ["p.onnx"], "no temporary left behind"

@@ -204,6 +204,14 @@ impl TableRecord {
                     s.seat
                 )));
             }
+            let team = rules.side_of(i) + 1;
+            if usize::from(s.team) != team {
+                return Err(bad(format!(
+                    "field `seats[{i}].team` is {}; under these rules seat {} plays for team {team}",
+                    s.team,
+                    i + 1
+                )));
+            }
             if s.player != "human" && s.policy.is_none() {
                 return Err(bad(format!(
                     "field `seats[{i}]`: player `{}` has no `policy`; a seat is `human` or a policy",

@@ -35,6 +35,14 @@ fn cases() -> Vec<Case> {
             line_of: None,
         },
         Case {
+            // A rules field out of its range: named inside the table, with the rule's range
+            // (it named only `variants.rep.rules` and said "0 to 255", the Rust type's).
+            name: "rules field out of range",
+            edit: |t| format!("{t}\n[variants.rep]\nlabel = \"x\"\nrules = {{ target = 500 }}\n"),
+            field: "variants.rep.rules.target",
+            line_of: Some("rules = { target = 500 }"),
+        },
+        Case {
             // The file then starts with [simulate]: the error is the file's, not that table's
             // (it read "field `simulate.study`").
             name: "missing first section",

@@ -254,6 +254,30 @@ fn an_out_of_range_threshold_in_a_record_is_refused() {
     assert!(stderr(&o).contains("out of range"), "{}", stderr(&o));
 }
 
+/// A four-player record whose seat says another team than the rules give it is refused (an
+/// edited `team` was ignored and the replay went on).
+#[test]
+fn a_seat_s_team_that_contradicts_the_rules_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, four) = records(dir.path());
+    let mut v: Value = serde_json::from_str(&four).unwrap();
+    assert_eq!(v["seats"][1]["team"], Value::from(2), "{}", v["seats"]);
+    v["seats"][1]["team"] = Value::from(1);
+    std::fs::write(dir.path().join("t.json"), v.to_string()).unwrap();
+    let o = briscola(&["replay", "--record", "t.json"], dir.path());
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("seats[1].team` is 1; under these rules seat 2 plays for team 2"),
+        "{}",
+        stderr(&o)
+    );
+    // The record as saved still replays.
+    assert_exit(
+        &briscola(&["replay", "--record", "four.json"], dir.path()),
+        0,
+    );
+}
+
 /// A game against the network replays from any directory (issue 26): the record names the
 /// model relative to itself; a changed model file is refused by its sha256.
 #[test]

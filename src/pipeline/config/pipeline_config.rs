@@ -297,7 +297,10 @@ impl Config {
             } else {
                 locator.field_at(offset)
             };
-            let (field, message) = explain_serde_error(e.message(), at);
+            let (field, message) = match at.as_deref().and_then(|f| rules_field_error(text, f)) {
+                Some(named) => named,
+                None => explain_serde_error(e.message(), at),
+            };
             let (line, column) = line_col(text, offset);
             ConfigError::Parse {
                 path: path.to_path_buf(),
@@ -929,6 +932,39 @@ impl Config {
 }
 
 /// A validation error: the dotted `field` and what is wrong with it.
+/// Where `field` is a study's or league's `rules` table that does not read: the field inside
+/// it at fault (`variants.x.rules.target`) and what it takes
+/// ([`crate::game::RulesSpec::field_valid`]); serde's error names only the table, and its range
+/// is the Rust type's ("0 to 255"), not the rule's.
+fn rules_field_error(text: &str, field: &str) -> Option<(String, String)> {
+    use crate::game::RulesSpec;
+    if !field.ends_with(".rules") {
+        return None;
+    }
+    let doc: toml::Table = toml::from_str(text).ok()?;
+    let mut v = doc.get(field.split('.').next()?)?;
+    for part in field.split('.').skip(1) {
+        v = v.as_table()?.get(part)?;
+    }
+    let table = v.as_table()?;
+    // The first field that fails on its own beside the standard game's values.
+    let usual = toml::Table::try_from(RulesSpec::default()).ok()?;
+    let (key, serde) = table.iter().find_map(|(k, x)| {
+        let mut one = usual.clone();
+        one.insert(k.clone(), x.clone());
+        toml::Value::Table(one)
+            .try_into::<RulesSpec>()
+            .err()
+            .map(|e| (k.clone(), e.message().trim().to_string()))
+    })?;
+    let given = table.get(&key).map(ToString::to_string).unwrap_or_default();
+    let message = match RulesSpec::field_valid(&key) {
+        Some(valid) => format!("{key} = {given} is not a value it takes; {valid}"),
+        None => crate::policy::plain_message(&serde),
+    };
+    Some((format!("{field}.{key}"), message))
+}
+
 fn bad(field: &str, message: String) -> (String, String) {
     (field.to_string(), message)
 }

@@ -167,6 +167,22 @@ pub const REMOVED_TWO: Card = match Card::new(Suit::Coppe, 2) {
 };
 
 impl RulesSpec {
+    /// What field `key` of a rules table takes, in words (`None` for no such field): the one
+    /// place the messages about a field's value say what would be valid.
+    pub fn field_valid(key: &str) -> Option<&'static str> {
+        Some(match key {
+            "players" => PLAYER_COUNTS,
+            "deck" => "a deck of 40 cards, 39 (no Two of Coppe) or 36 (no Twos)",
+            "hand_size" => "3 cards, or 5 (two players)",
+            "trump" => "\"face-up\" or \"none\"",
+            "draw_order" => "\"winner-first\" or \"loser-first\"",
+            "redraw_ace_three" | "scoperta" | "must_follow_suit" => "true or false",
+            "target" => "points from 1 to 120 (Briscola a 31: 31; two players)",
+            "first_leader" => "a seat, 0 to players - 1",
+            _ => return None,
+        })
+    }
+
     /// Whether this is the standard game's description (every field at its default).
     pub fn is_default(&self) -> bool {
         *self == RulesSpec::default()
