@@ -360,13 +360,6 @@ pub(super) fn moves_input(moves: Option<&str>) -> Result<Box<dyn BufRead>, Exit>
     }
 }
 
-/// Whether a game's record can be saved at `path`, asked before the game, not after it: a
-/// device, FIFO, directory or link there is refused (the rename that saves would replace it),
-/// and its directory must exist (it is created) and take a new file.
-pub(super) fn record_writable(path: &Path) -> Result<(), String> {
-    briscola::files::output_writable(path)
-}
-
 /// Whether `a` asks for a table of more than two, or a partner (`play_table` plays those).
 pub fn wants_table(a: &PlayArgs) -> bool {
     a.players != 2 || a.partner.is_some()
@@ -408,7 +401,9 @@ pub fn play(a: PlayArgs) -> Exit {
     // Refuse a record path that is a device, FIFO, directory or link before the game, not
     // after it: the rename that saves a record would replace it.
     if !a.no_record
-        && let Err(problem) = record_writable(&record_path)
+        // Asked before the game, not after it: a device, FIFO, directory or link there is
+        // refused (the rename that saves would replace it), and its directory must take a file.
+        && let Err(problem) = briscola::files::output_writable(&record_path)
     {
         return bad(format!("--record {}: {problem}", record_path.display()));
     }

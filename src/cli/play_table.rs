@@ -117,7 +117,7 @@ fn prepare(a: &PlayArgs) -> Result<Table, Exit> {
         })
     });
     if let Some(path) = &record
-        && let Err(problem) = super::play::record_writable(path)
+        && let Err(problem) = briscola::files::output_writable(path)
     {
         return Err(bad(format!("--record {}: {problem}", path.display())));
     }

@@ -470,10 +470,7 @@ fn source_from_study(config: &Path, name: &str) -> Result<Source, CliError> {
 /// The first of `dirs` that `out` would be written inside (comparing canonical paths; `out`
 /// itself need not exist yet).
 fn inside_any<'a>(out: &Path, dirs: &[&'a Path]) -> Option<&'a Path> {
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let parent = briscola::files::parent_dir(out);
     let target = parent.canonicalize().ok()?;
     dirs.iter()
         .copied()

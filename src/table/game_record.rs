@@ -383,10 +383,7 @@ pub(crate) fn save_text(text: &str, path: &Path) -> Result<(), ReplayError> {
             message: problem,
         });
     }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = crate::files::parent_dir(path);
     let tmp = dir.join(format!(
         ".{}.tmp-{}",
         path.file_name()

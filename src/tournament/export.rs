@@ -301,10 +301,7 @@ pub struct Export<'a> {
 /// Check that `out` may be written: absent or a regular file. A symlink, FIFO, device, socket or
 /// directory is refused (never replaced, never written through).
 pub fn check_destination(out: &Path) -> Result<(), ExportError> {
-    let dir = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = crate::files::parent_dir(out);
     let problem = match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => None,
         Ok(m) => Some(format!(
@@ -408,10 +405,7 @@ fn export_to_file(e: &Export<'_>, path: &Path) -> Result<u64, ExportError> {
         path: path.to_path_buf(),
         message: m,
     };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = crate::files::parent_dir(path);
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -389,7 +389,9 @@ impl ShardSpec {
         // chunks reach each writer in order through a channel that holds a window, so the
         // players go on while a window is encoded, and the files do not depend on timing.
         let window = window.max(1);
-        let game_window = rayon::current_num_threads().clamp(window, GAME_WINDOW_MAX.max(window));
+        let game_window = rayon::current_num_threads()
+            .min(GAME_WINDOW_MAX)
+            .max(window);
         let (tx, rx) = std::sync::mpsc::sync_channel::<OutcomeChunk>(game_window);
         let (ttx, trx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(window);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);

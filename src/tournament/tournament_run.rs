@@ -133,10 +133,7 @@ pub fn run_tournament(
                 .into(),
         });
     }
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let parent = crate::files::parent_dir(out).to_path_buf();
     std::fs::create_dir_all(&parent).map_err(|e| io_err(&parent, e))?;
     let name = out
         .file_name()
