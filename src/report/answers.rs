@@ -199,21 +199,44 @@ fn wasted(s: &StudyView) -> Option<Answer> {
     ))
 }
 
+/// A question of the paper's section 6 that a sweep may answer (`[sweeps.NAME] question`):
+/// the id a study file writes, the heading the report gives it and that heading's anchor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SweepQuestion {
+    /// What `question = "..."` names.
+    pub id: &'static str,
+    /// The report's short head ("Q1").
+    pub head: &'static str,
+    /// The question in words.
+    pub text: &'static str,
+    /// The "Beyond the paper" heading's anchor.
+    pub anchor: &'static str,
+}
+
+/// The questions the report's "Beyond the paper" part heads (its templates write each one's
+/// introduction); a sweep without one is listed under "Further sweeps". The study file's
+/// check refuses any other id.
+pub const SWEEP_QUESTIONS: [SweepQuestion; 2] = [
+    SweepQuestion {
+        id: "q1",
+        head: "Q1",
+        text: "Does a little exploration move the paper's policies?",
+        anchor: "beyond-q1",
+    },
+    SweepQuestion {
+        id: "q3",
+        head: "Q3",
+        text: "Does switching from greedy late in the game beat greedy?",
+        anchor: "beyond-q3",
+    },
+];
+
 /// The question a group of sweeps answers, as the report's "Beyond the paper" heads it, and
 /// that heading's anchor.
 fn sweep_question(q: &str) -> (&'static str, &'static str, &'static str) {
-    match q {
-        "q1" => (
-            "Q1",
-            "Does a little exploration move the paper's policies?",
-            "beyond-q1",
-        ),
-        "q3" => (
-            "Q3",
-            "Does switching from greedy late in the game beat greedy?",
-            "beyond-q3",
-        ),
-        _ => ("Sweeps", "Further sweeps:", "beyond-sweeps"),
+    match SWEEP_QUESTIONS.iter().find(|s| s.id == q) {
+        Some(s) => (s.head, s.text, s.anchor),
+        None => ("Sweeps", "Further sweeps:", "beyond-sweeps"),
     }
 }
 

@@ -210,10 +210,29 @@ impl Published {
                 "no published figure is a number (the file is empty, or its values are strings or lists of strings), so the report would score 0 figures; write figures as TOML numbers under tables, e.g. [table3] greedy_greedy = { rate = 0.490, lo = 0.487, hi = 0.493 }".into(),
             ));
         }
-        Ok(Published {
+        let published = Published {
             entries: entries.into_iter().map(|(_, e)| e).collect(),
             sha256: hex::encode(Sha256::digest(text.as_bytes())),
-        })
+        };
+        // Numbers under keys the report does not know (another TOML file named by mistake,
+        // e.g. the study file itself) would leave every study "not compared" just the same.
+        let known = |e: &PublishedEntry| {
+            e.value.as_f64().is_some()
+                && !matches!(
+                    super::published_key::PublishedKey::parse(&e.key, &published),
+                    super::published_key::PublishedKey::Unrecognised { .. }
+                )
+        };
+        if !published.entries.iter().any(known) {
+            let first = &published.entries[0].key;
+            return Err(err(
+                0,
+                format!(
+                    "no figure in it is one the report knows (its first is `{first}`), so the report would score 0 figures; name the paper's figures file (e.g. templates/published.toml), whose keys are the report's, e.g. [table3] greedy_greedy = {{ rate = 0.490, lo = 0.487, hi = 0.493 }}"
+                ),
+            ));
+        }
+        Ok(published)
     }
 
     /// The entry under `key`.
@@ -330,7 +349,8 @@ mod tests {
     /// not a figure is an error naming its line and column.
     #[test]
     fn lists_and_non_figures() {
-        let text = "[t]\nnames = [\"a\", \"b\"]\nrange = [0.25, 1_000]\n";
+        let text =
+            "[design]\ngames_total = 9\n[t]\nnames = [\"a\", \"b\"]\nrange = [0.25, 1_000]\n";
         let p = Published::parse(text, "p.toml").unwrap();
         assert_eq!(
             p.get("t.names").unwrap().value,
@@ -345,6 +365,10 @@ mod tests {
             "{m}"
         );
         assert!(m.contains(":3:"), "{m}");
+        // Numbers, but none the report knows: an error naming the first.
+        let e = Published::parse("[t]\nx = 1\n", "p.toml").unwrap_err();
+        let m = e.to_string();
+        assert!(m.contains("report knows") && m.contains("`t.x`"), "{m}");
     }
 
     #[test]

@@ -67,7 +67,7 @@ fn parse(line: &str) -> Command {
         "q" | "quit" => Command::Quit,
         _ => match t.parse::<usize>() {
             Ok(n) => Command::Card(n),
-            Err(_) => Command::Unknown(super::table_session::shown_key(t)),
+            Err(_) => Command::Unknown(crate::policy::shown_text(t)),
         },
     }
 }

@@ -294,7 +294,7 @@ impl Session<'_> {
                     )),
                     Err(_) => self.say(&format!(
                         "unknown key `{}`: type 1 to {n} to play a card, or h, w, p, l, ?, q",
-                        shown_key(t)
+                        crate::policy::shown_text(t)
                     )),
                 },
             }
@@ -459,15 +459,4 @@ pub fn run_table_session(
         tricks: log.tricks,
         outcome,
     }))
-}
-
-/// An unknown line as the answer quotes it: its first 20 characters, control characters
-/// escaped ("\0"), then "..." if it was longer (a line of a megabyte, or of NUL bytes from
-/// `--moves - < /dev/zero`, was echoed whole).
-pub(super) fn shown_key(t: &str) -> String {
-    let mut out: String = t.chars().take(20).flat_map(char::escape_debug).collect();
-    if t.chars().nth(20).is_some() {
-        out.push_str("...");
-    }
-    out
 }

@@ -82,6 +82,22 @@ fn verify_runs_on_a_read_only_outputs_tree() {
     assert_exit(&o, 0);
 }
 
+/// Another TOML file named as the paper's figures (the study file itself) has numbers, none
+/// under a key the report knows: every study would read "not compared".
+#[test]
+fn published_file_of_unknown_figures_is_an_error() {
+    let dir = study(BASE_CONFIG);
+    let config = fs::read_to_string(dir.path().join("pipeline.toml")).unwrap();
+    fs::write(dir.path().join("templates/published.toml"), &config).unwrap();
+    let o = briscola(&["run", "--dry-run"], dir.path());
+    assert_exit(&o, 2);
+    let e = stderr(&o);
+    assert!(
+        e.contains("published.toml") && e.contains("no figure in it is one the report knows"),
+        "{e}"
+    );
+}
+
 #[test]
 fn published_file_without_numbers_is_an_error() {
     for text in ["", "# nothing\n", "[table3]\ngreedy_greedy = \"0.490\"\n"] {

@@ -232,50 +232,51 @@ fn policies_play_and_replay_know_the_bot() {
     assert!(stdout(&o).contains("network argmax, p="), "{}", stdout(&o));
 }
 
-/// A one-node ONNX model (`Softmax` over an input of `width` values, output tensor
-/// `/Where_output_0`, the default cut's name), written as protobuf by hand (field numbers from onnx.proto).
-fn softmax_model(width: u64) -> Vec<u8> {
-    fn varint(mut v: u64, out: &mut Vec<u8>) {
-        while v >= 0x80 {
-            out.push((v as u8) | 0x80);
-            v >>= 7;
-        }
-        out.push(v as u8);
+/// Protobuf by hand (field numbers from onnx.proto): a varint field, a length-delimited one.
+fn varint(mut v: u64, out: &mut Vec<u8>) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
     }
-    fn field_int(n: u64, v: u64) -> Vec<u8> {
-        let mut out = Vec::new();
-        varint(n << 3, &mut out);
-        varint(v, &mut out);
-        out
-    }
-    fn field_bytes(n: u64, b: &[u8]) -> Vec<u8> {
-        let mut out = Vec::new();
-        varint(n << 3 | 2, &mut out);
-        varint(b.len() as u64, &mut out);
-        out.extend_from_slice(b);
-        out
-    }
+    out.push(v as u8);
+}
+fn field_int(n: u64, v: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    varint(n << 3, &mut out);
+    varint(v, &mut out);
+    out
+}
+fn field_bytes(n: u64, b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    varint(n << 3 | 2, &mut out);
+    varint(b.len() as u64, &mut out);
+    out.extend_from_slice(b);
+    out
+}
+
+/// A one-node ONNX model from input `x` ([1, width_in]) to `/Where_output_0` ([1, width_out],
+/// the default cut's name): `node` is the NodeProto's op-specific fields (its inputs, op type),
+/// `initializers` whole TensorProtos.
+fn one_node_model(width_in: u64, width_out: u64, node: &[u8], initializers: &[Vec<u8>]) -> Vec<u8> {
     let dim = |v: u64| field_bytes(1, &field_int(1, v));
-    let value_info = |name: &str| {
+    let value_info = |name: &str, width: u64| {
         let shape = [dim(1), dim(width)].concat();
         let tensor = [field_int(1, 1), field_bytes(2, &shape)].concat(); // elem_type FLOAT
         let ty = field_bytes(1, &tensor);
         [field_bytes(1, name.as_bytes()), field_bytes(2, &ty)].concat()
     };
     let node = [
-        field_bytes(1, b"x"),
-        field_bytes(2, b"/Where_output_0"),
-        field_bytes(3, b"/Softmax"),
-        field_bytes(4, b"Softmax"),
+        node,
+        &field_bytes(2, b"/Where_output_0"),
+        &field_bytes(3, b"/node"),
     ]
     .concat();
-    let graph = [
-        field_bytes(1, &node),
-        field_bytes(2, b"g"),
-        field_bytes(11, &value_info("x")),
-        field_bytes(12, &value_info("/Where_output_0")),
-    ]
-    .concat();
+    let mut graph = [field_bytes(1, &node), field_bytes(2, b"g")].concat();
+    for t in initializers {
+        graph.extend(field_bytes(5, t));
+    }
+    graph.extend(field_bytes(11, &value_info("x", width_in)));
+    graph.extend(field_bytes(12, &value_info("/Where_output_0", width_out)));
     let opset = [field_bytes(1, b""), field_int(2, 13)].concat();
     [
         field_int(1, 7),
@@ -283,6 +284,40 @@ fn softmax_model(width: u64) -> Vec<u8> {
         field_bytes(8, &opset),
     ]
     .concat()
+}
+
+/// `Softmax` over an input of `width` values.
+fn softmax_model(width: u64) -> Vec<u8> {
+    let node = [field_bytes(1, b"x"), field_bytes(4, b"Softmax")].concat();
+    one_node_model(width, width, &node, &[])
+}
+
+/// `x` times a [202, 40] weight matrix of zeros whose column 3 is NaN (BriscolaBot-v3's input
+/// width): every score but card 3's is a number.
+fn nan_weights_model() -> Vec<u8> {
+    let (rows, cols) = (202u64, 40u64);
+    let mut raw = Vec::new();
+    for _ in 0..rows {
+        for c in 0..cols {
+            let w = if c == 3 { f32::NAN } else { 0.0 };
+            raw.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    let weights = [
+        field_int(1, rows),
+        field_int(1, cols),
+        field_int(2, 1), // FLOAT
+        field_bytes(8, b"W"),
+        field_bytes(9, &raw),
+    ]
+    .concat();
+    let node = [
+        field_bytes(1, b"x"),
+        field_bytes(1, b"W"),
+        field_bytes(4, b"MatMul"),
+    ]
+    .concat();
+    one_node_model(rows, cols, &node, &[weights])
 }
 
 /// Each bad input through `simulate --config` (and `run`): exit 2, stderr names the study
@@ -294,8 +329,9 @@ fn bad_model_inputs_exit_2_naming_file_field_and_valid_values() {
     std::fs::write(d.join("not-onnx.onnx"), b"this is not a network\n").unwrap();
     std::fs::write(d.join("narrow.onnx"), softmax_model(100)).unwrap();
     std::fs::write(d.join("wide-out.onnx"), softmax_model(202)).unwrap();
+    std::fs::write(d.join("nan.onnx"), nan_weights_model()).unwrap();
     std::fs::copy(model(), d.join("bot.onnx")).unwrap();
-    let cases: [(&str, &str, &[&str]); 8] = [
+    let cases: [(&str, &str, &[&str]); 9] = [
         (
             "missing model file",
             "model = \"nosuch.onnx\"\nencoding = \"briscolabot-v3\"",
@@ -321,6 +357,16 @@ fn bad_model_inputs_exit_2_naming_file_field_and_valid_values() {
             "output is not one value per card",
             "model = \"wide-out.onnx\"\nencoding = \"briscolabot-v3\"",
             &["policies.bot.model", "wide-out.onnx", "[1, 202]", "[N, 40]"],
+        ),
+        (
+            "a NaN weight (it played the first card of the hand wherever it reached)",
+            "model = \"nan.onnx\"\nencoding = \"briscolabot-v3\"",
+            &[
+                "policies.bot.model",
+                "nan.onnx",
+                "1 of its 40 scores",
+                "NaN",
+            ],
         ),
         (
             "unknown encoding",

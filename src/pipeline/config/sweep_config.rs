@@ -28,6 +28,7 @@ use crate::pipeline::round_sig::round_sig;
 use crate::policy::PolicySection;
 use crate::policy::PolicySpec;
 use crate::policy::{PolicyDefError, PolicyResolver};
+use crate::report::answers::SWEEP_QUESTIONS;
 use crate::tournament::{DealSourceKind, MAX_GAMES};
 
 /// Most points one sweep may have.
@@ -374,6 +375,22 @@ fn check_settings(
             ),
         ));
     }
+    if let Some(q) = &s.question
+        && !SWEEP_QUESTIONS.iter().any(|k| k.id == q)
+    {
+        let known: Vec<String> = SWEEP_QUESTIONS
+            .iter()
+            .map(|k| format!("\"{}\" ({})", k.id, k.text))
+            .collect();
+        return Err((
+            f("question"),
+            format!(
+                "\"{}\" is not a question the report answers; use {}, or leave the field out (the sweep is then listed under \"Further sweeps\")",
+                crate::policy::shown_text(q),
+                known.join(" or ")
+            ),
+        ));
+    }
     if !uses(&toml::Value::Table(s.policy.clone()), param) {
         return Err((
             f("policy"),
@@ -559,6 +576,35 @@ formats = ["md"]
             &format!("{BASE}{sweeps}"),
             std::path::Path::new("pipeline.toml"),
         )
+    }
+
+    /// The questions come from the report's list (`SWEEP_QUESTIONS`); any other id was
+    /// accepted and the sweep silently listed under "Further sweeps".
+    #[test]
+    fn a_question_the_report_does_not_head_is_refused() {
+        let sweep = |q: &str| {
+            format!(
+                r#"
+[sweeps.sw]
+label = "switch"
+question = "{q}"
+policy = {{ kind = "switch", play = "greedy", while = "stock > {{k}}", otherwise = "counter" }}
+grid = {{ k = [0, 5] }}
+opponents = ["greedy"]
+seed = 3
+games_per_matchup = 100
+"#
+            )
+        };
+        assert!(load(&sweep("q3")).is_ok());
+        let e = load(&sweep("Q1")).unwrap_err().to_string();
+        assert!(
+            e.contains("sweeps.sw.question")
+                && e.contains("\"Q1\" is not a question")
+                && e.contains("\"q1\" (Does a little exploration")
+                && e.contains("\"q3\""),
+            "{e}"
+        );
     }
 
     #[test]

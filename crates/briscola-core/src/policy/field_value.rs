@@ -36,6 +36,17 @@ impl FieldValue {
     }
 }
 
+/// A user's text as a message quotes it: its first 20 characters, control characters escaped
+/// ("\0"), then "..." if it was longer (so a line of a megabyte, or of NUL bytes, is not
+/// echoed whole).
+pub fn shown_text(t: &str) -> String {
+    let mut out: String = t.chars().take(20).flat_map(char::escape_debug).collect();
+    if t.chars().nth(20).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
 /// serde's words for Rust types in the words of a study file ("expected u8" -> "expected a
 /// whole number from 0 to 255", "expected struct RulesSpec" -> "expected a table of named
 /// fields"): every config error goes through here, and so do the HTTP API's, the game

@@ -65,6 +65,21 @@ pub enum OnnxError {
         /// The output's shape.
         found: String,
     },
+    /// The model's scores on a first observation are not all numbers (NaN weights, or a graph
+    /// that divides by zero): its cards would be chosen by hand order, not by the network.
+    #[error(
+        "the model {path} gives {bad} of its {total} scores at `{node}` as NaN on an observation of zeros; a policy network must give a number for every card (check the exported weights for NaN)"
+    )]
+    NotANumber {
+        /// The file.
+        path: PathBuf,
+        /// The node.
+        node: String,
+        /// Scores that are NaN.
+        bad: usize,
+        /// Scores in the row.
+        total: usize,
+    },
     /// This build of the core crate has no ONNX runtime (its `onnx` feature is off).
     #[error(
         "the model {path} cannot be run: this build of briscola has no ONNX runtime (build briscola-core with its `onnx` feature, as the `briscola` binary is)"

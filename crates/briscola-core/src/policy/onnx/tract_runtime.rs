@@ -60,7 +60,7 @@ impl Plan {
                 .and_then(|m| m.into_runnable())
                 .map_err(run_err)?,
         );
-        // One row of zeros must give one row of 40 outputs.
+        // One row of zeros must give one row of 40 outputs, numbers all.
         let probe = plan
             .run(&vec![0.0; encoding.input_len()], 1, encoding.input_len())
             .map_err(|message| OnnxError::Run { path: p(), message })?;
@@ -69,6 +69,15 @@ impl Plan {
                 path: p(),
                 node: output.to_string(),
                 found: format!("{:?}", probe.1),
+            });
+        }
+        let bad = probe.0.iter().filter(|x| x.is_nan()).count();
+        if bad > 0 {
+            return Err(OnnxError::NotANumber {
+                path: p(),
+                node: output.to_string(),
+                bad,
+                total: probe.0.len(),
             });
         }
         Ok(plan)
