@@ -11,9 +11,11 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use briscola::game::{PLAYER_COUNTS, RulesSpec};
+use briscola::pipeline::config::study::Study;
 use briscola::pipeline::config::{Config, GameCount};
 use briscola::pipeline::stored_games::stored_games;
-use briscola::policy::{MAX_THRESHOLD, PolicyKind, PolicySpec, TieBreak};
+use briscola::policy::{FollowReading, MAX_THRESHOLD, PolicyKind, PolicySpec, TieBreak};
 use briscola::tournament::{
     DealSourceKind, Export, ExportDest, ExportFormat, ExportShard, ExportTable, GamesProblem,
     MANIFEST_FILE, OutState, SpecError, TournamentSpec, check_destination, check_shard_files,
@@ -52,6 +54,16 @@ pub struct SimulateArgs {
     /// settings (deal source, seed, game count) this run starts from; flags override them.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// A study of the study file (`paper`, a variant's name, e.g. `four-player`) this run starts
+    /// from: its policies as the study plays them, its rules and reading, deal source, seed and
+    /// game count; flags override them. The file is --config, else pipeline.toml.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["tie_break", "threshold"])]
+    pub study: Option<String>,
+    /// Players at the table: 2, 3 (each for themselves, 39 cards), 4 (two partnerships: seats
+    /// 1 and 3 play the first policy of a matchup, 2 and 4 the second) or 6 (two teams of
+    /// three, 36 cards). Default: the study's, else 2.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=6))]
+    pub players: Option<u8>,
     /// Games requested in all; each ordered matchup plays floor(games / k^2). Default: the
     /// config's, else 1000000.
     #[arg(long, allow_negative_numbers = true)]
@@ -175,11 +187,15 @@ fn resolve_policy(
 
 /// Turn the arguments into a validated tournament (nothing is written).
 fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
-    let cfg = match &a.config {
-        Some(path) => Some(Config::load(path)?),
-        None => None,
+    let cfg = match (&a.config, &a.study) {
+        (Some(path), _) => Some(Config::load(path)?),
+        (None, Some(_)) => Some(Config::load(Path::new(DEFAULT_CONFIG))?),
+        (None, None) => None,
     };
-    let main = cfg.as_ref().and_then(|c| c.studies().first().cloned());
+    let main = match (&a.study, &cfg) {
+        (Some(name), Some(c)) => Some(named_study(c, name)?),
+        _ => cfg.as_ref().and_then(|c| c.studies().first().cloned()),
+    };
     let tie = a.tie_break.map(|t| match t {
         TieBreakArg::AsReleased => TieBreak::AsReleased,
         TieBreakArg::AsWritten => TieBreak::AsWritten,
@@ -190,14 +206,21 @@ fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
         _ => ["greedy", "hoarder", "counter"].map(String::from).to_vec(),
     };
     let mut policies = Vec::new();
-    for (i, n) in names.iter().enumerate() {
-        if names[..i].contains(n) {
-            return Err(usage(format!(
-                "--policies lists {n} twice; list each policy once"
-            )));
+    match (&main, a.study.is_some() && a.policies.is_empty()) {
+        // A study's own policies, with its [variants.NAME.policy.POLICY] settings.
+        (Some(study), true) => policies = study.policies().to_vec(),
+        _ => {
+            for (i, n) in names.iter().enumerate() {
+                if names[..i].contains(n) {
+                    return Err(usage(format!(
+                        "--policies lists {n} twice; list each policy once"
+                    )));
+                }
+                policies.push(resolve_policy(n, cfg.as_ref(), tie, a.threshold)?);
+            }
         }
-        policies.push(resolve_policy(n, cfg.as_ref(), tie, a.threshold)?);
     }
+    let (rules, reading) = simulate_rules(a, main.as_ref(), &policies)?;
     let k = policies.len() as u64;
     let deal_source = match a.deal_source {
         Some(DealSourceArg::DotnetReplay) => DealSourceKind::DotnetReplay,
@@ -245,7 +268,62 @@ fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
         )),
         other => usage(format!("--policies: {other}")),
     })
-    .map(|t| t.with_trick_log(a.trick_log || main.as_ref().is_some_and(|s| s.trick_log())))
+    .map(|t| {
+        t.with_trick_log(a.trick_log || main.as_ref().is_some_and(|s| s.trick_log()))
+            .with_rules(rules, reading)
+    })
+}
+
+/// The study file `--study` reads without --config.
+const DEFAULT_CONFIG: &str = "pipeline.toml";
+
+/// The study `name` of `cfg` (the main study or a variant), or a usage error listing them.
+fn named_study(cfg: &Config, name: &str) -> Result<Study, CliError> {
+    cfg.studies()
+        .iter()
+        .find(|s| s.name == name)
+        .cloned()
+        .ok_or_else(|| {
+            let names: Vec<&str> = cfg.studies().iter().map(|s| s.name.as_str()).collect();
+            usage(format!(
+                "--study {}: {} has no study of that name; its studies are {} (a sweep's or a league's games are simulated by `briscola run`)",
+                briscola::policy::shown_text(name),
+                cfg.source_name,
+                names.join(", ")
+            ))
+        })
+}
+
+/// The rules and reading a simulate run plays: the study's (the standard game without one),
+/// with `--players` setting the table's size (and the deck that size is played with), checked
+/// as a study's rules are, against the run's policies.
+fn simulate_rules(
+    a: &SimulateArgs,
+    study: Option<&Study>,
+    policies: &[PolicySpec],
+) -> Result<(RulesSpec, FollowReading), CliError> {
+    let (mut rules, reading) = study.map_or((RulesSpec::default(), FollowReading::Verbatim), |s| {
+        (s.rules(), s.reading())
+    });
+    if let Some(n) = a.players {
+        if RulesSpec::for_players(n).validate().is_err() {
+            return Err(usage(format!("--players {n}: {PLAYER_COUNTS}")));
+        }
+        rules = RulesSpec {
+            players: n,
+            deck: RulesSpec::for_players(n).deck,
+            ..rules
+        };
+    }
+    briscola::pipeline::config::study_rules::check(rules, reading, policies).map_err(
+        |problem| {
+            let players = a
+                .players
+                .map_or(String::new(), |n| format!("--players {n}: "));
+            usage(format!("{players}{problem}"))
+        },
+    )?;
+    Ok((rules, reading))
 }
 
 /// Run `simulate`.
@@ -314,11 +392,15 @@ fn pair_scores(m: &briscola::tournament::Manifest) -> Vec<String> {
             let Ok(ci) = briscola::stats::wilson(wins, decided, 0.95) else {
                 continue;
             };
+            // A team game's side is a team of seats playing one policy.
+            let (seats, side) = match m.shards.first().map(|s| s.summary.spec.rules.players) {
+                Some(n) if n > 2 => ("both sides", format!("{}'s team", a.name)),
+                _ => ("both seats", a.name.clone()),
+            };
             out.push(format!(
-                "{} vs {} (both seats, {games} games): {} wins {wins}, ties {ties}, loses {}; wins {:.4} of the decided games (95% Wilson {:.4}-{:.4}); score with ties as half {:.4}",
+                "{} vs {} ({seats}, {games} games): {side} wins {wins}, ties {ties}, loses {}; wins {:.4} of the decided games (95% Wilson {:.4}-{:.4}); score with ties as half {:.4}",
                 a.name,
                 b.name,
-                a.name,
                 decided - wins,
                 ci.rate,
                 ci.lo,
@@ -375,18 +457,13 @@ fn source_from_dir(dir: &Path) -> Result<Source, CliError> {
     for s in &m.shards {
         check_shard_files(dir, s).map_err(|e| usage(format!("--from: {e}")))?;
     }
+    // Each shard as a study's is read (its schema from its own spec: a team tournament's
+    // shards are seat tables).
     let shards = m
         .shards
         .iter()
-        .map(|s| ExportShard {
-            match_id: s.match_id,
-            g1: s.summary.spec.g1.clone(),
-            g2: s.summary.spec.g2.clone(),
-            dir: dir.join(&s.dir),
-            games_per_matchup: m.games_per_matchup,
-            schema: briscola::tournament::ShardSchema::TwoPlayer,
-        })
-        .collect();
+        .map(|s| ExportShard::open(&dir.join(&s.dir), s.match_id))
+        .collect::<Result<Vec<_>, _>>()?;
     let metadata = metadata(
         "(briscola simulate)",
         m.seed,

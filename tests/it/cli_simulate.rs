@@ -80,6 +80,21 @@ fn bad_cases() -> Vec<Bad> {
             must_say: &["--tie-break", "as-released", "as-written"],
         },
         Bad {
+            what: "five players",
+            args: &["--players", "5"],
+            must_say: &["--players 5", "2, 3, 4 (two partnerships) or 6"],
+        },
+        Bad {
+            what: "three players each on their own (a league's game, not a study table's)",
+            args: &["--players", "3"],
+            must_say: &["--players 3", "use players = 2, 4 or 6"],
+        },
+        Bad {
+            what: "a two-player agent at a four-player table",
+            args: &["--players", "4", "--policies", "greedy,search"],
+            must_say: &["--players 4", "search", "two-player rules only"],
+        },
+        Bad {
             // The documented range of --threshold (SimulateArgs in src/cli_tournament.rs).
             what: "threshold above 22",
             args: &["--threshold", "23"],
@@ -114,6 +129,50 @@ fn every_bad_argument_exits_2_naming_it_and_writes_nothing() {
         assert_bad_input(&o, case.what, case.must_say);
         assert!(!out.exists(), "{}: wrote {}", case.what, out.display());
     }
+}
+
+/// `--study` names a study of the study file (pipeline.toml without --config): another name
+/// is exit 2 listing the file's studies; a study's policies come with it, so --tie-break and
+/// --threshold are refused beside it.
+#[test]
+fn study_names_a_study_of_the_file() {
+    let dir = study(&format!(
+        "{BASE_CONFIG}\n[variants.four]\nlabel = \"four\"\nrules = {{ players = 4 }}\n"
+    ));
+    let o = briscola(&["simulate", "--study", "fuor", "--out", "out"], dir.path());
+    assert_bad_input(
+        &o,
+        "unknown study",
+        &["--study fuor", "pipeline.toml", "paper, four"],
+    );
+    let o = briscola(
+        &[
+            "simulate",
+            "--study",
+            "four",
+            "--tie-break",
+            "as-written",
+            "--out",
+            "out",
+        ],
+        dir.path(),
+    );
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("--tie-break"), "{}", stderr(&o));
+    assert!(!dir.path().join("out").exists());
+    // A team study's pair lines speak of sides and teams.
+    let o = briscola(
+        &[
+            "simulate", "--study", "four", "--games", "36", "--out", "out",
+        ],
+        dir.path(),
+    );
+    assert_exit(&o, 0);
+    assert!(
+        stdout(&o).contains("greedy vs hoarder (both sides, 8 games): greedy's team wins"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]

@@ -5,7 +5,9 @@
 use briscola::game::{Deck, DrawOrder, RulesSpec, SeatRng, play_table};
 use briscola::policy::{FollowReading, PolicyKind, PolicySpec, TablePolicy, TieBreak};
 
-use crate::common::{BASE_CONFIG, assert_exit, briscola, stderr, stdout, study};
+use crate::common::{
+    BASE_CONFIG, assert_exit, briscola, file_hashes, matchups, simulate_into, stderr, stdout, study,
+};
 
 fn with_variant(rules: &str) -> String {
     format!("{BASE_CONFIG}\n[variants.v]\nlabel = \"a variant\"\nrules = {rules}\n")
@@ -101,6 +103,48 @@ fn four_player_studies_run_in_both_readings_and_are_reported() {
     }
     let html = std::fs::read_to_string(dir.path().join("outputs/report.html")).unwrap();
     assert!(html.contains("id=\"variants-briscola-effect\""));
+
+    // `simulate --study` plays a team study outside the pipeline: the same tables, byte for
+    // byte, and `export --from` reads them as `export --study` reads the study's.
+    let sim = dir.path().join("sim");
+    simulate_into(dir.path(), &sim, &["--study", "four-aware"], &[]);
+    let ours = file_hashes(&dir.path().join("outputs/four-aware/simulate"));
+    let theirs = file_hashes(&sim);
+    for m in matchups(&["greedy", "hoarder", "counter"]) {
+        for table in ["games.parquet", "tricks.parquet"] {
+            let key = format!("{m}/{table}");
+            assert_eq!(ours.get(&key), theirs.get(&key), "{key}");
+            assert!(ours.contains_key(&key), "{key}");
+        }
+    }
+    for table in ["games", "tricks"] {
+        let from = briscola(
+            &[
+                "export", table, "--from", "sim", "--format", "csv", "--out", "-",
+            ],
+            dir.path(),
+        );
+        let by_study = briscola(
+            &[
+                "export",
+                table,
+                "--study",
+                "four-aware",
+                "--format",
+                "csv",
+                "--out",
+                "-",
+            ],
+            dir.path(),
+        );
+        assert_exit(&from, 0);
+        assert_exit(&by_study, 0);
+        assert!(stdout(&from).starts_with("game_id,match_id,"), "{table}");
+        assert!(
+            stdout(&from) == stdout(&by_study),
+            "{table}: --from and --study differ"
+        );
+    }
 }
 
 #[test]
