@@ -74,5 +74,12 @@ log "== simulate, 10^7 chacha games, the AVX2 path (BRISCOLA_ENGINE=avx2)"
 for n in 1 "$CORES"; do
   rm -rf /tmp/scaling-s; t "avx2, $n cores" taskset -c 0-$((n - 1)) env BRISCOLA_ENGINE=avx2 "$NEW" simulate --deal-source chacha --seed 7 --games 9999999 --out /tmp/scaling-s
 done
+log "== one team shard, 10^7 four-player games (simulate --study: a baseline older than 49d1983 has no --study)"
+study /tmp/scaling-p
+for b in "$NEW" "$OLD"; do
+  for n in 1 "$CORES"; do
+    rm -rf /tmp/scaling-s; t "$(basename "$b") $n cores" taskset -c 0-$((n - 1)) "$b" simulate --config /tmp/scaling-p/pipeline.toml --study four-player --policies greedy --games 10000000 --out /tmp/scaling-s
+  done
+done
 rm -rf /tmp/scaling-p /tmp/scaling-s /tmp/scaling-t.json
 log "== done"

@@ -2,15 +2,18 @@
 //! three): side 1 (seats 1, 3 (, 5), leading the first trick) plays one policy, side 2 (seats
 //! 2, 4 (, 6)) the other; the games are played in chunks and streamed to the seat tables.
 //!
-//! Invariant: as for the two-player shard, memory stays bounded by one chunk of games and the
-//! files are byte-identical for any thread count; seat `s`'s random stream is keyed by the
-//! seed, its policy's name and `s` only.
+//! Invariant: as for the two-player shard, memory stays bounded by the writers' windows of
+//! chunks and the files are byte-identical for any thread count and window; seat `s`'s random
+//! stream is keyed by the seed, its policy's name and `s` only.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::seat_tables::{seat_game_frame, seat_trick_frame};
-use super::shard::{CHUNK_GAMES, GAMES_FILE, SHARD_FILE, TRICKS_FILE, TableWriter};
-use super::table_batch::play_batch_seats;
+use super::shard::{
+    CHUNK_GAMES, GAMES_FILE, SHARD_FILE, TRICKS_FILE, TableWriter, game_window, write_in_windows,
+};
+use super::table_batch::{TableGame, play_batch_seats};
 use super::{ShardError, ShardSpec, ShardSummary};
 use crate::deal::DealStream;
 use crate::deal::table_seat_key;
@@ -19,7 +22,8 @@ use crate::policy::TablePolicy;
 
 impl ShardSpec {
     /// Play a team shard under `rules` (more than two seats, two sides) with `sides[k]` the
-    /// policy of every seat of side `k`, and write its tables and summary into `dir`.
+    /// policy of every seat of side `k`, and write its tables and summary into `dir` (the
+    /// trick table's writer encoding `window` chunks at once, as in `run_windowed`).
     pub(super) fn run_seats(
         &self,
         rules: &Rules,
@@ -27,6 +31,7 @@ impl ShardSpec {
         mut stream: DealStream,
         dir: &Path,
         progress: &dyn Fn(u64),
+        window: usize,
     ) -> Result<ShardSummary, ShardError> {
         let players = rules.players();
         let seats: Vec<&TablePolicy> = (0..players).map(|s| sides[rules.side_of(s)]).collect();
@@ -52,33 +57,71 @@ impl ShardSpec {
         let mut games_w = TableWriter::create(&games_path)?;
         let mut tricks_w = TableWriter::create(&tricks_path)?;
         let (mut non_tied, mut g1_wins, mut ties) = (0u64, 0u64, 0u64);
-        let mut done = 0u64;
-        let mut decks = Vec::with_capacity(CHUNK_GAMES);
-        while done < self.games {
-            let n = (self.games - done).min(CHUNK_GAMES as u64) as usize;
-            decks.clear();
-            stream.next_chunk(n, &mut decks);
-            let played = play_batch_seats(rules, &decks, done, &keys, &seats);
-            for g in &played {
-                match g.outcome.winner_side(rules) {
-                    None => ties += 1,
-                    Some(w) => {
-                        non_tied += 1;
-                        g1_wins += (w == 0) as u64;
+        // Pipelined as the two-player shard is (`run_windowed`): this thread deals and plays
+        // the next chunks while two writer threads turn windows of earlier chunks into the
+        // seat tables; each chunk reaches both writers, in order, through a channel holding a
+        // window, so the files do not depend on timing (the games table's window is the
+        // two-player one's; the trick table's, ~10 rows a game, the shared-out `window`).
+        let window = window.max(1);
+        let game_window = game_window(window);
+        type Chunk = Arc<(u64, Vec<TableGame>)>;
+        let (gtx, grx) = std::sync::mpsc::sync_channel::<Chunk>(game_window);
+        let (ttx, trx) = std::sync::mpsc::sync_channel::<Chunk>(window);
+        let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
+        std::thread::scope(|scope| -> Result<(), ShardError> {
+            let games_writer = scope.spawn(|| -> Result<(), ShardError> {
+                let frame = |c: &Chunk| {
+                    seat_game_frame(rules, g1_name, g2_name, c.0, &c.1)
+                        .map_err(table_err(&games_path))
+                };
+                write_in_windows(grx, &mut games_w, frame, game_window)?;
+                games_w.finish()
+            });
+            let tricks_writer = scope.spawn(|| -> Result<(), ShardError> {
+                let frame =
+                    |c: &Chunk| seat_trick_frame(rules, c.0, &c.1).map_err(table_err(&tricks_path));
+                write_in_windows(trx, &mut tricks_w, frame, window)?;
+                tricks_w.finish()
+            });
+            let mut done = 0u64;
+            let mut decks = Vec::with_capacity(CHUNK_GAMES);
+            while done < self.games {
+                let n = (self.games - done).min(CHUNK_GAMES as u64) as usize;
+                decks.clear();
+                stream.next_chunk(n, &mut decks);
+                let played = play_batch_seats(rules, &decks, done, &keys, &seats);
+                for g in &played {
+                    match g.outcome.winner_side(rules) {
+                        None => ties += 1,
+                        Some(w) => {
+                            non_tied += 1;
+                            g1_wins += (w == 0) as u64;
+                        }
                     }
                 }
+                let chunk: Chunk = Arc::new((self.first_game + done + 1, played));
+                // A writer that stopped on an error ends the loop; it is reported below.
+                if gtx.send(Arc::clone(&chunk)).is_err() || ttx.send(chunk).is_err() {
+                    break;
+                }
+                done += n as u64;
+                progress(done);
             }
-            let first_id = self.first_game + done + 1;
-            let gf = seat_game_frame(rules, &self.g1.name, &self.g2.name, first_id, &played)
-                .map_err(table_err(&games_path))?;
-            games_w.write(&gf)?;
-            let tf = seat_trick_frame(rules, first_id, &played).map_err(table_err(&tricks_path))?;
-            tricks_w.write(&tf)?;
-            done += n as u64;
-            progress(done);
-        }
-        games_w.finish()?;
-        tricks_w.finish()?;
+            drop(gtx);
+            drop(ttx);
+            let joined = |h: std::thread::ScopedJoinHandle<'_, Result<(), ShardError>>,
+                          path: &Path| {
+                h.join().unwrap_or_else(|_| {
+                    Err(ShardError::Io {
+                        path: path.to_path_buf(),
+                        source: std::io::Error::other("a table writer thread panicked"),
+                    })
+                })
+            };
+            let games = joined(games_writer, &games_path);
+            let tricks = joined(tricks_writer, &tricks_path);
+            games.and(tricks)
+        })?;
         let summary = ShardSummary {
             spec: self.clone(),
             non_tied,

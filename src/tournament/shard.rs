@@ -372,7 +372,7 @@ impl ShardSpec {
         if rules.players() > 2 {
             // Team games: seat tables, and the trick table always (Table 5 per side is
             // counted from it, see `analysis::seat_trump_use`).
-            return self.run_seats(&rules, [&t1, &t2], stream, dir, progress);
+            return self.run_seats(&rules, [&t1, &t2], stream, dir, progress, window);
         }
         let games_path = dir.join(GAMES_FILE);
         let tricks_path = dir.join(TRICKS_FILE);
@@ -389,9 +389,7 @@ impl ShardSpec {
         // chunks reach each writer in order through a channel that holds a window, so the
         // players go on while a window is encoded, and the files do not depend on timing.
         let window = window.max(1);
-        let game_window = rayon::current_num_threads()
-            .min(GAME_WINDOW_MAX)
-            .max(window);
+        let game_window = game_window(window);
         let (tx, rx) = std::sync::mpsc::sync_channel::<OutcomeChunk>(game_window);
         let (ttx, trx) = std::sync::mpsc::sync_channel::<(u64, Vec<super::PlayedGame>)>(window);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
@@ -471,11 +469,20 @@ impl ShardSpec {
     }
 }
 
+/// The game table writer's window beside a trick table's `window` (see
+/// [`ShardSpec::run_windowed`]): every rayon thread, at most [`GAME_WINDOW_MAX`], at least
+/// `window`.
+pub(super) fn game_window(window: usize) -> usize {
+    rayon::current_num_threads()
+        .min(GAME_WINDOW_MAX)
+        .max(window.max(1))
+}
+
 /// Receive chunks in order and write each as its table's row group: a window of `width`
 /// chunks is turned into frames and encoded at once on rayon's threads, then written in order
 /// (so the file's bytes are those of writing the chunks one by one, for any width and any
 /// number of threads).
-fn write_in_windows<T: Send + Sync>(
+pub(super) fn write_in_windows<T: Send + Sync>(
     rx: std::sync::mpsc::Receiver<T>,
     w: &mut TableWriter,
     frame: impl Fn(&T) -> Result<DataFrame, ShardError> + Sync,

@@ -401,6 +401,36 @@ fn same_bytes_under_one_and_two_threads(deal_source: &str, games: u64) {
     );
 }
 
+/// A team tournament's seat tables (written by two pipelined writer threads, each encoding a
+/// window of chunks at once) under 1, 2 and 3 rayon threads: the same bytes. Two chunks and a
+/// part per shard.
+#[test]
+fn team_output_bytes_do_not_depend_on_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let per = 2 * CHUNK_GAMES as u64 + 1000;
+    let g = (4 * per).to_string();
+    let args = [
+        "--players",
+        "4",
+        "--policies",
+        "greedy,counter",
+        "--deal-source",
+        "chacha",
+        "--games",
+        g.as_str(),
+    ];
+    let mut hashes = Vec::new();
+    for threads in ["1", "2", "3"] {
+        let out = dir.path().join(threads);
+        simulate_into(dir.path(), &out, &args, &[("RAYON_NUM_THREADS", threads)]);
+        hashes.push(file_hashes(&out));
+    }
+    // 4 shards x (games, tricks, shard.json) + the manifest.
+    assert_eq!(hashes[0].len(), 13, "{:?}", hashes[0].keys());
+    assert_eq!(hashes[0], hashes[1], "1 and 2 threads differ");
+    assert_eq!(hashes[0], hashes[2], "1 and 3 threads differ");
+}
+
 #[test]
 fn chacha_output_bytes_do_not_depend_on_thread_count() {
     // 600,000 / 9 = 66,666 games per shard: two chunks each.
