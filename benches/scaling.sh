@@ -76,9 +76,12 @@ for n in 1 "$CORES"; do
 done
 log "== one team shard, 10^7 four-player games (simulate --study: a baseline older than 49d1983 has no --study)"
 study /tmp/scaling-p
+rm -f /tmp/scaling-t.json # the tournament.json compared is the first of this size's
 for b in "$NEW" "$OLD"; do
   for n in 1 "$CORES"; do
-    rm -rf /tmp/scaling-s; t "$(basename "$b") $n cores" taskset -c 0-$((n - 1)) "$b" simulate --config /tmp/scaling-p/pipeline.toml --study four-player --policies greedy --games 10000000 --out /tmp/scaling-s
+    # Its last line: the peak memory, where /usr/bin/time is there.
+    PEAK=(); [ -x /usr/bin/time ] && PEAK=(/usr/bin/time -f "peak %M KB")
+    rm -rf /tmp/scaling-s; t "$(basename "$b") $n cores" taskset -c 0-$((n - 1)) "${PEAK[@]}" "$b" simulate --config /tmp/scaling-p/pipeline.toml --study four-player --policies greedy --games 10000000 --out /tmp/scaling-s
   done
 done
 rm -rf /tmp/scaling-p /tmp/scaling-s /tmp/scaling-t.json

@@ -59,9 +59,9 @@ pub struct SimulateArgs {
     /// game count; flags override them. The file is --config, else pipeline.toml.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["tie_break", "threshold"])]
     pub study: Option<String>,
-    /// Players at the table: 2, 3 (each for themselves, 39 cards), 4 (two partnerships: seats
-    /// 1 and 3 play the first policy of a matchup, 2 and 4 the second) or 6 (two teams of
-    /// three, 36 cards). Default: the study's, else 2.
+    /// Players at the table: 2, 4 (two partnerships: seats 1 and 3 play the first policy of a
+    /// matchup, 2 and 4 the second) or 6 (two teams of three, 36 cards). Default: the study's,
+    /// else 2. (Three players each on their own is a league's game: `[leagues.NAME] rules`.)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=6))]
     pub players: Option<u8>,
     /// Games requested in all; each ordered matchup plays floor(games / k^2). Default: the
@@ -189,6 +189,12 @@ fn resolve_policy(
 fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
     let cfg = match (&a.config, &a.study) {
         (Some(path), _) => Some(Config::load(path)?),
+        (None, Some(name)) if !Path::new(DEFAULT_CONFIG).is_file() => {
+            return Err(usage(format!(
+                "--study {}: reads the study file {DEFAULT_CONFIG} here, which is not there; name the study file with --config FILE",
+                briscola::policy::shown_text(name)
+            )));
+        }
         (None, Some(_)) => Some(Config::load(Path::new(DEFAULT_CONFIG))?),
         (None, None) => None,
     };
@@ -205,9 +211,15 @@ fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
         (_, Some(c)) => c.simulate.policies.clone(),
         _ => ["greedy", "hoarder", "counter"].map(String::from).to_vec(),
     };
+    // With --study, a policy the study plays comes as it plays it (its tie-break and its
+    // [variants.NAME.policy.POLICY] settings); any other name as the file's policies resolve it.
+    let played = |n: &str| {
+        main.as_ref()
+            .filter(|_| a.study.is_some())
+            .and_then(|s| s.policies().iter().find(|p| p.name == n).cloned())
+    };
     let mut policies = Vec::new();
     match (&main, a.study.is_some() && a.policies.is_empty()) {
-        // A study's own policies, with its [variants.NAME.policy.POLICY] settings.
         (Some(study), true) => policies = study.policies().to_vec(),
         _ => {
             for (i, n) in names.iter().enumerate() {
@@ -216,7 +228,10 @@ fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
                         "--policies lists {n} twice; list each policy once"
                     )));
                 }
-                policies.push(resolve_policy(n, cfg.as_ref(), tie, a.threshold)?);
+                match played(n) {
+                    Some(p) => policies.push(p),
+                    None => policies.push(resolve_policy(n, cfg.as_ref(), tie, a.threshold)?),
+                }
             }
         }
     }
@@ -307,7 +322,9 @@ fn simulate_rules(
     });
     if let Some(n) = a.players {
         if RulesSpec::for_players(n).validate().is_err() {
-            return Err(usage(format!("--players {n}: {PLAYER_COUNTS}")));
+            return Err(usage(format!(
+                "--players {n}: {PLAYER_COUNTS}; a simulate table takes 2, 4 or 6"
+            )));
         }
         rules = RulesSpec {
             players: n,

@@ -224,11 +224,17 @@ impl Published {
                 )
         };
         if !published.entries.iter().any(known) {
-            let first = &published.entries[0].key;
+            // Some number is there (checked above): the first is under a key the report does
+            // not know.
+            let first = published
+                .entries
+                .iter()
+                .find(|e| e.value.as_f64().is_some())
+                .map_or(String::new(), |e| crate::policy::shown_text(&e.key));
             return Err(err(
                 0,
                 format!(
-                    "no figure in it is one the report knows (its first is `{first}`), so the report would score 0 figures; name the paper's figures file (e.g. templates/published.toml), whose keys are the report's, e.g. [table3] greedy_greedy = {{ rate = 0.490, lo = 0.487, hi = 0.493 }}"
+                    "no number in it is a figure the report knows (the first is `{first}`), so the report would score 0 figures; name the paper's figures file (e.g. templates/published.toml), whose keys are the report's, e.g. [table3] greedy_greedy = {{ rate = 0.490, lo = 0.487, hi = 0.493 }}"
                 ),
             ));
         }
@@ -365,8 +371,13 @@ mod tests {
             "{m}"
         );
         assert!(m.contains(":3:"), "{m}");
-        // Numbers, but none the report knows: an error naming the first.
-        let e = Published::parse("[t]\nx = 1\n", "p.toml").unwrap_err();
+        // Numbers, but none the report knows: an error naming the first number's key (not the
+        // first key: `design.policies` is one the report knows, as a list of names).
+        let e = Published::parse(
+            "[design]\npolicies = [\"a\"]\n[t]\nname = \"s\"\nx = 1\n",
+            "p.toml",
+        )
+        .unwrap_err();
         let m = e.to_string();
         assert!(m.contains("report knows") && m.contains("`t.x`"), "{m}");
     }

@@ -7,7 +7,6 @@
 //! stream is keyed by the seed, its policy's name and `s` only.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use super::seat_tables::{seat_game_frame, seat_trick_frame};
 use super::shard::{
@@ -17,8 +16,13 @@ use super::table_batch::{TableGame, play_batch_seats};
 use super::{ShardError, ShardSpec, ShardSummary};
 use crate::deal::DealStream;
 use crate::deal::table_seat_key;
-use crate::game::Rules;
+use crate::game::{Rules, TableOutcome};
 use crate::policy::TablePolicy;
+
+/// The most chunks a team shard's trick writer encodes at once (~10 MB each with their games'
+/// tricks): the pipeline runs a study's team shards side by side, each given every thread as
+/// its window, and a window of every thread held ~16 x 10 MB a shard on 16 cores.
+const TRICK_WINDOW_MAX: usize = 4;
 
 impl ShardSpec {
     /// Play a team shard under `rules` (more than two seats, two sides) with `sides[k]` the
@@ -59,27 +63,31 @@ impl ShardSpec {
         let (mut non_tied, mut g1_wins, mut ties) = (0u64, 0u64, 0u64);
         // Pipelined as the two-player shard is (`run_windowed`): this thread deals and plays
         // the next chunks while two writer threads turn windows of earlier chunks into the
-        // seat tables; each chunk reaches both writers, in order, through a channel holding a
-        // window, so the files do not depend on timing (the games table's window is the
-        // two-player one's; the trick table's, ~10 rows a game, the shared-out `window`).
-        let window = window.max(1);
+        // seat tables; each chunk reaches them in order through channels holding a window, so
+        // the files do not depend on timing. The games writer gets the outcomes only (its
+        // window is the two-player game table's); the trick writer the games with their tricks
+        // (~10 MB a chunk), in a window of at most TRICK_WINDOW_MAX: a pipeline runs its team
+        // shards side by side, each with the window of every thread.
+        let window = window.clamp(1, TRICK_WINDOW_MAX);
         let game_window = game_window(window);
-        type Chunk = Arc<(u64, Vec<TableGame>)>;
-        let (gtx, grx) = std::sync::mpsc::sync_channel::<Chunk>(game_window);
-        let (ttx, trx) = std::sync::mpsc::sync_channel::<Chunk>(window);
+        type Outcomes = (u64, Vec<TableOutcome>);
+        type Games = (u64, Vec<TableGame>);
+        let (gtx, grx) = std::sync::mpsc::sync_channel::<Outcomes>(game_window);
+        let (ttx, trx) = std::sync::mpsc::sync_channel::<Games>(window);
         let (g1_name, g2_name) = (&self.g1.name, &self.g2.name);
         std::thread::scope(|scope| -> Result<(), ShardError> {
             let games_writer = scope.spawn(|| -> Result<(), ShardError> {
-                let frame = |c: &Chunk| {
-                    seat_game_frame(rules, g1_name, g2_name, c.0, &c.1)
+                let frame = |(first_id, outcomes): &Outcomes| {
+                    seat_game_frame(rules, g1_name, g2_name, *first_id, outcomes)
                         .map_err(table_err(&games_path))
                 };
                 write_in_windows(grx, &mut games_w, frame, game_window)?;
                 games_w.finish()
             });
             let tricks_writer = scope.spawn(|| -> Result<(), ShardError> {
-                let frame =
-                    |c: &Chunk| seat_trick_frame(rules, c.0, &c.1).map_err(table_err(&tricks_path));
+                let frame = |(first_id, played): &Games| {
+                    seat_trick_frame(rules, *first_id, played).map_err(table_err(&tricks_path))
+                };
                 write_in_windows(trx, &mut tricks_w, frame, window)?;
                 tricks_w.finish()
             });
@@ -99,9 +107,11 @@ impl ShardSpec {
                         }
                     }
                 }
-                let chunk: Chunk = Arc::new((self.first_game + done + 1, played));
+                let first_id = self.first_game + done + 1;
+                let outcomes = played.iter().map(|g| g.outcome).collect();
                 // A writer that stopped on an error ends the loop; it is reported below.
-                if gtx.send(Arc::clone(&chunk)).is_err() || ttx.send(chunk).is_err() {
+                if gtx.send((first_id, outcomes)).is_err() || ttx.send((first_id, played)).is_err()
+                {
                     break;
                 }
                 done += n as u64;

@@ -13,7 +13,7 @@ use polars::prelude::*;
 
 use super::shard_tables::winner_text;
 use super::table_batch::TableGame;
-use crate::game::Rules;
+use crate::game::{Rules, TableOutcome};
 
 /// The name of seat `s`'s (0-based) column `what`, e.g. `card_s1` for seat 0.
 pub fn seat_column(what: &str, s: usize) -> String {
@@ -21,29 +21,30 @@ pub fn seat_column(what: &str, s: usize) -> String {
 }
 
 /// The 1-based code of a game's winning side: 1 (`G1`), 2 (`G2`) or 0 for a tie.
-fn side_code(rules: &Rules, g: &TableGame) -> u8 {
-    g.outcome.winner_side(rules).map_or(0, |s| s as u8 + 1)
+fn side_code(rules: &Rules, o: &TableOutcome) -> u8 {
+    o.winner_side(rules).map_or(0, |s| s as u8 + 1)
 }
 
-/// Build the game table of `games` at a table of `rules.players()` seats, the first of which has
-/// id `first_game_id`; `g1_policy` plays for side 1, `g2_policy` for side 2.
+/// Build the game table of the games ending in `games` (their outcomes: the table needs nothing
+/// of their tricks) at a table of `rules.players()` seats, the first of which has id
+/// `first_game_id`; `g1_policy` plays for side 1, `g2_policy` for side 2.
 pub fn seat_game_frame(
     rules: &Rules,
     g1_policy: &str,
     g2_policy: &str,
     first_game_id: u64,
-    games: &[TableGame],
+    games: &[TableOutcome],
 ) -> PolarsResult<DataFrame> {
     let n = games.len();
     let ids: Vec<u32> = (0..n).map(|i| (first_game_id + i as u64) as u32).collect();
-    let col_u8 = |name: String, f: &dyn Fn(&TableGame) -> u8| -> Column {
+    let col_u8 = |name: String, f: &dyn Fn(&TableOutcome) -> u8| -> Column {
         Column::new(name.into(), games.iter().map(f).collect::<Vec<u8>>())
     };
-    let side = |per_seat: fn(&crate::game::TableOutcome) -> &[u8; 6], side: usize| {
-        move |g: &TableGame| -> u8 {
+    let side = |per_seat: fn(&TableOutcome) -> &[u8; 6], side: usize| {
+        move |o: &TableOutcome| -> u8 {
             (0..rules.players())
                 .filter(|&s| rules.side_of(s) == side)
-                .map(|s| per_seat(&g.outcome)[s])
+                .map(|s| per_seat(o)[s])
                 .sum()
         }
     };
@@ -55,19 +56,14 @@ pub fn seat_game_frame(
         Column::new("game_id".into(), ids),
         Column::new("g1_policy".into(), vec![g1_policy; n]),
         Column::new("g2_policy".into(), vec![g2_policy; n]),
-        col_u8("trump_suit".into(), &|g| {
-            g.outcome.trump.map_or(u8::MAX, |t| t as u8)
+        col_u8("trump_suit".into(), &|o| {
+            o.trump.map_or(u8::MAX, |t| t as u8)
         }),
-        col_u8("face_up".into(), &|g| {
-            g.outcome.face_up.map_or(u8::MAX, |c| c.id())
-        }),
+        col_u8("face_up".into(), &|o| o.face_up.map_or(u8::MAX, |c| c.id())),
         Column::new("winner".into(), winner),
     ];
     for (what, f) in [
-        (
-            "points",
-            (|o| &o.points) as fn(&crate::game::TableOutcome) -> &[u8; 6],
-        ),
+        ("points", (|o| &o.points) as fn(&TableOutcome) -> &[u8; 6]),
         ("briscole", |o| &o.briscole),
         ("trumps_played", |o| &o.trumps_played),
     ] {
@@ -76,16 +72,13 @@ pub fn seat_game_frame(
         }
     }
     for (what, f) in [
-        (
-            "points",
-            (|o| &o.points) as fn(&crate::game::TableOutcome) -> &[u8; 6],
-        ),
+        ("points", (|o| &o.points) as fn(&TableOutcome) -> &[u8; 6]),
         ("briscole", |o| &o.briscole),
         ("trumps_played", |o| &o.trumps_played),
         ("tricks_won", |o| &o.tricks_won),
     ] {
         for s in 0..rules.players() {
-            cols.push(col_u8(seat_column(what, s), &|g| f(&g.outcome)[s]));
+            cols.push(col_u8(seat_column(what, s), &|o| f(o)[s]));
         }
     }
     DataFrame::new(n, cols)

@@ -93,7 +93,7 @@ fn published_file_of_unknown_figures_is_an_error() {
     assert_exit(&o, 2);
     let e = stderr(&o);
     assert!(
-        e.contains("published.toml") && e.contains("no figure in it is one the report knows"),
+        e.contains("published.toml") && e.contains("no number in it is a figure the report knows"),
         "{e}"
     );
 }

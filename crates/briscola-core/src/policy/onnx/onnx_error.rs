@@ -65,10 +65,10 @@ pub enum OnnxError {
         /// The output's shape.
         found: String,
     },
-    /// The model's scores on a first observation are not all numbers (NaN weights, or a graph
+    /// The model's scores on a first position are not all numbers (NaN weights, or a graph
     /// that divides by zero): its cards would be chosen by hand order, not by the network.
     #[error(
-        "the model {path} gives {bad} of its {total} scores at `{node}` as NaN on an observation of zeros; a policy network must give a number for every card (check the exported weights for NaN)"
+        "the model {path} gives {bad} of its {total} scores at `{node}` as NaN on the first position of a game; a policy network must give a number for every card (check the exported weights for NaN)"
     )]
     NotANumber {
         /// The file.

@@ -2,7 +2,7 @@
 //! node, given a symbolic batch dimension and optimised once with `tract-onnx`.
 //!
 //! Invariant: a [`Plan`] that loaded takes `[N, input_len]` float inputs and gave `[1, 40]`
-//! outputs on a probe row of zeros; every tract type stays inside this file.
+//! outputs, none NaN, on a probe observation; every tract type stays inside this file.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -13,13 +13,26 @@ use tract_onnx::tract_hir::internal::DimLike;
 
 use super::encoding::Encoding;
 use super::onnx_error::OnnxError;
+use crate::game::{Deck, Rules, TableState};
+
+/// The first seat's observation before the first card of the standard game on the ordered
+/// deck, in `encoding` (a real position: a row of zeros has no card in hand, and a graph that
+/// normalises by its mask would give NaN there and numbers in play).
+fn first_observation(encoding: Encoding) -> Vec<f32> {
+    let state = TableState::new(&Rules::default(), &Deck::ordered());
+    let mut row = vec![0.0; encoding.input_len()];
+    if let Some(view) = state.view() {
+        encoding.encode(&view, &mut row);
+    }
+    row
+}
 
 /// A loaded, optimised graph.
 pub(super) struct Plan(Arc<TypedRunnableModel>);
 
 impl Plan {
     /// Parse `bytes` (the file at `path`), check its input against `encoding`, cut it at
-    /// `output`, optimise it and probe it with one row of zeros.
+    /// `output`, optimise it and probe it with one real observation.
     pub(super) fn load(
         path: &Path,
         bytes: &[u8],
@@ -60,9 +73,10 @@ impl Plan {
                 .and_then(|m| m.into_runnable())
                 .map_err(run_err)?,
         );
-        // One row of zeros must give one row of 40 outputs, numbers all.
+        // A real observation (the first seat's first decision on the ordered deck) must give
+        // one row of 40 outputs, numbers all.
         let probe = plan
-            .run(&vec![0.0; encoding.input_len()], 1, encoding.input_len())
+            .run(&first_observation(encoding), 1, encoding.input_len())
             .map_err(|message| OnnxError::Run { path: p(), message })?;
         if probe.1 != [1, encoding.output_len()] {
             return Err(OnnxError::OutputShape {
