@@ -4,6 +4,7 @@
 //! Invariant: game `j` of a stream always receives the same deck, however the games are split
 //! into chunks or threads, on every machine.
 
+mod chacha_lanes;
 mod deal_seed;
 mod deal_source;
 mod dotnet_random;
