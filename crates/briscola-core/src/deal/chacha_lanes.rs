@@ -12,6 +12,9 @@
 //! nine of rand's bias corrections, each about one draw in 2^32 / n) is dealt by `chacha_deck`
 //! itself.
 
+// Without x86_64 only the tests use the lanes (every deck there is `chacha_deck`'s).
+#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+
 use crate::game::Deck;
 
 /// Games dealt at once.
@@ -112,6 +115,7 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn stream_words(key: &[u8; 32], first: u64) -> [[Lanes; 16]; BLOCKS] {
         let lanes = super::input_block(key, first);
+        // SAFETY: `w` is 8 u32s, 32 bytes; unaligned loads.
         let load = |w: &Lanes| unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
         let mut input: [__m256i; 16] = std::array::from_fn(|w| load(&lanes[w]));
         // Rotations by 16 and 8 bits move whole bytes: one shuffle each.

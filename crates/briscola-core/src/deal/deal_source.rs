@@ -227,7 +227,9 @@ impl DealStream {
 }
 
 /// Game `game` of the matchup keyed `key`: ChaCha8 with that key on stream `game`, Fisher-Yates
-/// with unbiased bounded draws (Lemire's method on 32-bit words).
+/// with rand 0.10's bounded draws on 32-bit words (`random_range`: the high half of a word times
+/// the bound, corrected by a second word when the low half is within the bound of overflowing).
+/// The reference `next_chunk` deals eight games at a time against (`chacha_lanes`).
 pub fn chacha_deck(key: &[u8; 32], game: u64) -> Deck {
     use rand::RngExt;
     let mut rng = ChaCha8Rng::from_seed(*key);
@@ -235,4 +237,28 @@ pub fn chacha_deck(key: &[u8; 32], game: u64) -> Deck {
     let mut d = Deck::ordered();
     d.shuffle_with(|m| rng.random_range(0..m));
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chunk's decks are games `start ..` of the stream, however the chunks fall: a skipped
+    /// start, a chunk shorter than eight games, one that ends inside a group of eight, after
+    /// decks already in `out`.
+    #[test]
+    fn chacha_chunks_are_the_streams_games_in_order() {
+        let key = [9u8; 32];
+        let mut stream = DealStream::Chacha { key, next_game: 0 };
+        stream.skip(5);
+        let mut out = vec![Deck::ordered()];
+        stream.next_chunk(3, &mut out);
+        stream.next_chunk(300, &mut out);
+        stream.next_chunk(1, &mut out);
+        assert_eq!(out.len(), 305);
+        assert_eq!(out[0], Deck::ordered());
+        for (i, d) in out[1..].iter().enumerate() {
+            assert_eq!(*d, chacha_deck(&key, 5 + i as u64), "game {}", 5 + i);
+        }
+    }
 }

@@ -138,8 +138,9 @@ pub enum EnginePathError {
 /// [`EnginePath::ALL`] plus one.
 static SELECTED: AtomicU8 = AtomicU8::new(0);
 
-/// Make `path` the one [`super::play_keyed_batch`] plays on, for the whole process (every
-/// thread), from now on; refused, with a sentence naming the path and the ones this CPU can
+/// Make `path` the one [`super::play_keyed_batch`] plays on (and, `scalar` or not, whether
+/// ChaCha decks are dealt eight at a time in AVX2 registers: `deal::DealStream`), for the
+/// whole process (every thread), from now on; refused, with a sentence naming the path and the ones this CPU can
 /// run, when the CPU cannot run it.
 ///
 /// ```
