@@ -324,6 +324,30 @@ mod tests {
         }
     }
 
+    /// Real ChaCha words that take rand's second word (about one deck in five million): key
+    /// zero, game 4,156,374, draw 3 (below 37), found by a search over the first 40 million
+    /// games; its deck is `chacha_deck`'s.
+    #[test]
+    fn a_real_deck_with_a_second_word_is_chacha_decks() {
+        let (key, game) = ([0u8; 32], 4_156_374u64);
+        let first = game - game % LANES as u64;
+        let l = (game - first) as usize;
+        let words = stream_words_portable(&key, first);
+        let m = u64::from(words[0][3][l]) * 37;
+        assert!(
+            (m as u32) > 37u32.wrapping_neg(),
+            "draw 3 takes a second word"
+        );
+        assert_eq!(
+            decks_from_lanes(&key, first, &words)[l],
+            super::super::chacha_deck(&key, game)
+        );
+        assert_eq!(
+            chacha_decks(&key, first)[l],
+            super::super::chacha_deck(&key, game)
+        );
+    }
+
     #[test]
     fn every_lane_deals_the_deck_chacha_deck_deals() {
         for (seed, first) in [(0u8, 0u64), (7, 1_000_003), (255, u64::MAX - 3)] {
