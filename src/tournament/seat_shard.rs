@@ -10,7 +10,8 @@ use std::path::Path;
 
 use super::seat_tables::{seat_game_frame, seat_trick_frame};
 use super::shard::{
-    CHUNK_GAMES, GAMES_FILE, SHARD_FILE, TRICKS_FILE, TableWriter, game_window, write_in_windows,
+    CHUNK_GAMES, GAMES_FILE, SHARD_FILE, TRICKS_FILE, TableWriter, game_window, joined_writer,
+    write_in_windows,
 };
 use super::table_batch::{TableGame, play_batch_seats};
 use super::{ShardError, ShardSpec, ShardSummary};
@@ -119,17 +120,8 @@ impl ShardSpec {
             }
             drop(gtx);
             drop(ttx);
-            let joined = |h: std::thread::ScopedJoinHandle<'_, Result<(), ShardError>>,
-                          path: &Path| {
-                h.join().unwrap_or_else(|_| {
-                    Err(ShardError::Io {
-                        path: path.to_path_buf(),
-                        source: std::io::Error::other("a table writer thread panicked"),
-                    })
-                })
-            };
-            let games = joined(games_writer, &games_path);
-            let tricks = joined(tricks_writer, &tricks_path);
+            let games = joined_writer(games_writer, &games_path);
+            let tricks = joined_writer(tricks_writer, &tricks_path);
             games.and(tricks)
         })?;
         let summary = ShardSummary {

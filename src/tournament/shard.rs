@@ -437,17 +437,8 @@ impl ShardSpec {
             });
             drop(tx);
             drop(ttx);
-            let joined = |h: std::thread::ScopedJoinHandle<'_, Result<(), ShardError>>,
-                          path: &Path| {
-                h.join().unwrap_or_else(|_| {
-                    Err(ShardError::Io {
-                        path: path.to_path_buf(),
-                        source: std::io::Error::other("a table writer thread panicked"),
-                    })
-                })
-            };
-            let written = joined(writer, &games_path);
-            let tricks_written = joined(trick_writer, &tricks_path);
+            let written = joined_writer(writer, &games_path);
+            let tricks_written = joined_writer(trick_writer, &tricks_path);
             written.and(tricks_written)
         });
         written?;
@@ -467,6 +458,19 @@ impl ShardSpec {
         })?;
         Ok(summary)
     }
+}
+
+/// A table writer thread's result, a panic in it as an I/O error naming its file.
+pub(super) fn joined_writer(
+    h: std::thread::ScopedJoinHandle<'_, Result<(), ShardError>>,
+    path: &Path,
+) -> Result<(), ShardError> {
+    h.join().unwrap_or_else(|_| {
+        Err(ShardError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other("a table writer thread panicked"),
+        })
+    })
 }
 
 /// The game table writer's window beside a trick table's `window` (see
