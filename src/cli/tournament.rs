@@ -206,9 +206,14 @@ fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
         TieBreakArg::AsReleased => TieBreak::AsReleased,
         TieBreakArg::AsWritten => TieBreak::AsWritten,
     });
-    let names: Vec<String> = match (&a.policies, &cfg) {
-        (p, _) if !p.is_empty() => p.clone(),
-        (_, Some(c)) => c.simulate.policies.clone(),
+    let names: Vec<String> = match (&a.policies, &cfg, &a.study) {
+        (p, _, _) if !p.is_empty() => p.clone(),
+        (_, _, Some(_)) => main
+            .iter()
+            .flat_map(|s| s.policies())
+            .map(|p| p.name.clone())
+            .collect(),
+        (_, Some(c), None) => c.simulate.policies.clone(),
         _ => ["greedy", "hoarder", "counter"].map(String::from).to_vec(),
     };
     // With --study, a policy the study plays comes as it plays it (its tie-break and its
@@ -219,20 +224,15 @@ fn simulate_spec(a: &SimulateArgs) -> Result<TournamentSpec, CliError> {
             .and_then(|s| s.policies().iter().find(|p| p.name == n).cloned())
     };
     let mut policies = Vec::new();
-    match (&main, a.study.is_some() && a.policies.is_empty()) {
-        (Some(study), true) => policies = study.policies().to_vec(),
-        _ => {
-            for (i, n) in names.iter().enumerate() {
-                if names[..i].contains(n) {
-                    return Err(usage(format!(
-                        "--policies lists {n} twice; list each policy once"
-                    )));
-                }
-                match played(n) {
-                    Some(p) => policies.push(p),
-                    None => policies.push(resolve_policy(n, cfg.as_ref(), tie, a.threshold)?),
-                }
-            }
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(usage(format!(
+                "--policies lists {n} twice; list each policy once"
+            )));
+        }
+        match played(n) {
+            Some(p) => policies.push(p),
+            None => policies.push(resolve_policy(n, cfg.as_ref(), tie, a.threshold)?),
         }
     }
     let (rules, reading) = simulate_rules(a, main.as_ref(), &policies)?;
@@ -321,14 +321,15 @@ fn simulate_rules(
         (s.rules(), s.reading())
     });
     if let Some(n) = a.players {
-        if RulesSpec::for_players(n).validate().is_err() {
+        let table = RulesSpec::for_players(n);
+        if table.validate().is_err() {
             return Err(usage(format!(
                 "--players {n}: {PLAYER_COUNTS}; a simulate table takes 2, 4 or 6"
             )));
         }
         rules = RulesSpec {
             players: n,
-            deck: RulesSpec::for_players(n).deck,
+            deck: table.deck,
             ..rules
         };
     }

@@ -10,8 +10,8 @@ use std::path::Path;
 
 use super::seat_tables::{seat_game_frame, seat_trick_frame};
 use super::shard::{
-    CHUNK_GAMES, GAMES_FILE, SHARD_FILE, TRICKS_FILE, TableWriter, game_window, joined_writer,
-    write_in_windows,
+    CHUNK_GAMES, GAMES_FILE, TRICKS_FILE, TableWriter, game_window, joined_writer,
+    write_in_windows, write_summary,
 };
 use super::table_batch::{TableGame, play_batch_seats};
 use super::{ShardError, ShardSpec, ShardSummary};
@@ -132,13 +132,7 @@ impl ShardSpec {
             // Counted per side from the trick table by the aggregate stage.
             trump_use: Default::default(),
         };
-        let summary_path = dir.join(SHARD_FILE);
-        let mut text = serde_json::to_string_pretty(&summary).expect("summary serialises");
-        text.push('\n');
-        std::fs::write(&summary_path, text).map_err(|source| ShardError::Io {
-            path: summary_path,
-            source,
-        })?;
+        write_summary(dir, &summary)?;
         Ok(summary)
     }
 }

@@ -449,15 +449,17 @@ impl ShardSpec {
             ties: tally.ties,
             trump_use: tally.trump_use,
         };
-        let summary_path = dir.join(SHARD_FILE);
-        let mut text = serde_json::to_string_pretty(&summary).expect("summary serialises");
-        text.push('\n');
-        std::fs::write(&summary_path, text).map_err(|source| ShardError::Io {
-            path: summary_path,
-            source,
-        })?;
+        write_summary(dir, &summary)?;
         Ok(summary)
     }
+}
+
+/// Write a shard's summary as `dir`'s `shard.json` (pretty JSON, one trailing newline).
+pub(super) fn write_summary(dir: &Path, summary: &impl Serialize) -> Result<(), ShardError> {
+    let path = dir.join(SHARD_FILE);
+    let mut text = serde_json::to_string_pretty(summary).expect("summary serialises");
+    text.push('\n');
+    std::fs::write(&path, text).map_err(|source| ShardError::Io { path, source })
 }
 
 /// A table writer thread's result, a panic in it as an I/O error naming its file.

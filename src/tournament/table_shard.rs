@@ -19,7 +19,7 @@ use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::seat_tables::seat_column;
-use super::shard::{CHUNK_GAMES, GAMES_FILE, SHARD_FILE, ShardError, TableWriter};
+use super::shard::{CHUNK_GAMES, GAMES_FILE, ShardError, TableWriter};
 use super::table_batch::{TableGame, play_batch_seats};
 use crate::deal::DealStream;
 use crate::deal::table_seat_key;
@@ -181,10 +181,7 @@ impl TableShardSpec {
             wins,
             ties,
         };
-        let path = dir.join(SHARD_FILE);
-        let mut text = serde_json::to_string_pretty(&summary).expect("summary serialises");
-        text.push('\n');
-        std::fs::write(&path, text).map_err(|source| ShardError::Io { path, source })?;
+        super::shard::write_summary(dir, &summary)?;
         Ok(summary)
     }
 }
