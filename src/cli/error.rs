@@ -111,9 +111,11 @@ impl CliError {
             CliError::Run(RunError::Mutex(RunMutexError::Held { .. }))
             | CliError::Mutex(RunMutexError::Held { .. }) => Exit::Busy,
             CliError::Run(RunError::Lock(LockError::Parse { .. })) => Exit::BadInput,
-            CliError::Export(ExportError::Refused { .. } | ExportError::NoDirectory { .. }) => {
-                Exit::BadInput
-            }
+            CliError::Export(
+                ExportError::Refused { .. }
+                | ExportError::NoDirectory { .. }
+                | ExportError::Summary { .. },
+            ) => Exit::BadInput,
             // The game regenerated differs from the stored one, or its record cannot be written.
             CliError::Replay(ReplayError::Mismatch { .. } | ReplayError::Write { .. }) => {
                 Exit::StageFailed

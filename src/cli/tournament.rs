@@ -327,6 +327,15 @@ fn simulate_rules(
                 "--players {n}: {PLAYER_COUNTS}; a simulate table takes 2, 4 or 6"
             )));
         }
+        // The study file's advice ("drop `reading`") has no flag here: say it in flags.
+        if let Some(s) = study.filter(|_| n == 2 && reading == FollowReading::PartnerAware) {
+            return Err(usage(format!(
+                "--players 2: study {} reads the paper's policies partner-aware (reading = \
+                 \"partner-aware\"), which needs partners: give --players 4 or 6, or name a \
+                 study without that reading",
+                s.name
+            )));
+        }
         rules = RulesSpec {
             players: n,
             deck: table.deck,
@@ -480,7 +489,10 @@ fn source_from_dir(dir: &Path) -> Result<Source, CliError> {
     let shards = m
         .shards
         .iter()
-        .map(|s| ExportShard::open(&dir.join(&s.dir), s.match_id))
+        .map(|s| {
+            let remedy = format!("run `briscola simulate` again to write {}", dir.display());
+            ExportShard::open(&dir.join(&s.dir), s.match_id, &remedy)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let metadata = metadata(
         "(briscola simulate)",
@@ -507,7 +519,8 @@ fn source_from_study(config: &Path, name: &str) -> Result<Source, CliError> {
                 config.display()
             )));
         }
-        shards.push(ExportShard::open(&s.dir, s.match_id)?);
+        let remedy = format!("run `briscola run --config {}` first", config.display());
+        shards.push(ExportShard::open(&s.dir, s.match_id, &remedy)?);
     }
     let (seed, deal_source, per) = match cfg.studies().iter().find(|s| s.name == name) {
         Some(study) => (study.seed(), study.deal_source(), study.games_per_matchup()),

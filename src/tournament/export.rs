@@ -68,26 +68,21 @@ pub enum ShardSchema {
 
 impl ExportShard {
     /// The shard whose files are in `dir` (its `shard.json` says what it is), as MatchId
-    /// `match_id`.
-    pub fn open(dir: &Path, match_id: u32) -> Result<ExportShard, ExportError> {
+    /// `match_id`; an unreadable summary's error ends with `remedy` (the command that writes
+    /// it again: `briscola run` for a study's shards, `briscola simulate` for its own).
+    pub fn open(dir: &Path, match_id: u32, remedy: &str) -> Result<ExportShard, ExportError> {
         let path = dir.join(SHARD_FILE);
-        let bad = |message: String| ExportError::Regenerate {
+        let bad = |message: String| ExportError::Summary {
             path: path.clone(),
             message,
         };
-        let text = crate::files::read_capped(&path, 1 << 20).map_err(|e| {
-            bad(format!(
-                "cannot read the shard summary: {e}; run `briscola run` first"
-            ))
-        })?;
-        let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {
-            bad(format!(
-                "not a shard summary ({e}); run `briscola run` to rebuild it"
-            ))
-        })?;
+        let text = crate::files::read_capped(&path, 1 << 20)
+            .map_err(|e| bad(format!("cannot read it ({e}); {remedy}")))?;
+        let value: serde_json::Value = serde_json::from_slice(&text)
+            .map_err(|e| bad(format!("not a shard summary ({e}); {remedy}")))?;
         let spec = value.get("spec").cloned().unwrap_or_default();
         let not_summary =
-            |e: serde_json::Error| bad(format!("not a shard summary ({e}); run `briscola run`"));
+            |e: serde_json::Error| bad(format!("not a shard summary ({e}); {remedy}"));
         if spec.get("seats").is_some() {
             let t: super::TableShardSpec = serde_json::from_value(spec).map_err(not_summary)?;
             let (g1, g2) = match t.seats.as_slice() {
@@ -158,6 +153,14 @@ pub enum ExportError {
         path: PathBuf,
         /// what is wrong with its directory
         problem: String,
+    },
+    /// A shard's summary (`shard.json`) could not be read, or is not one.
+    #[error("{path}: {message}")]
+    Summary {
+        /// the shard's summary
+        path: PathBuf,
+        /// what is wrong, and the command that writes it again
+        message: String,
     },
     /// A trick table the shard did not write could not be regenerated from its spec.
     #[error("cannot regenerate the trick table from {path}: {message}")]

@@ -350,7 +350,13 @@ fn sha256_file(path: &Path) -> Result<String, TournamentError> {
 pub fn check_shard_files(dir: &Path, shard: &ManifestShard) -> Result<(), TournamentError> {
     for (name, want) in &shard.files {
         let path = dir.join(&shard.dir).join(name);
-        let got = sha256_file(&path)?;
+        let got = crate::files::sha256_file(&path).map_err(|e| TournamentError::Io {
+            path: path.clone(),
+            message: format!(
+                "cannot read it ({e}), and the tournament's {MANIFEST_FILE} lists it: a file \
+                 `briscola simulate` wrote was removed; play the tournament again"
+            ),
+        })?;
         if &got != want {
             return Err(TournamentError::Io {
                 path,

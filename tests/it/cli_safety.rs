@@ -588,6 +588,23 @@ fn export_refuses_a_shard_file_that_changed_after_simulate() {
         "{err}"
     );
     assert!(!p.join("out.csv").exists(), "nothing is written");
+    // A file removed is said so, with what to do (it was the system's bare "No such file").
+    std::fs::remove_file(&games).unwrap();
+    let o = briscola(
+        &[
+            "export", "games", "--format", "csv", "--from", "t", "--out", "out.csv",
+        ],
+        p,
+    );
+    assert_exit(&o, 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("games.parquet: cannot read it")
+            && err.contains("tournament.json lists it")
+            && err.contains("play the tournament again"),
+        "{err}"
+    );
+    assert!(!p.join("out.csv").exists(), "nothing is written");
 }
 
 /// What a killed `simulate` or `export` left (a hidden `.NAME.PID.*.tmp` of a process that is

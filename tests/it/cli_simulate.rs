@@ -137,14 +137,36 @@ fn every_bad_argument_exits_2_naming_it_and_writes_nothing() {
 #[test]
 fn study_names_a_study_of_the_file() {
     let dir = study(&format!(
-        "{BASE_CONFIG}\n[variants.four]\nlabel = \"four\"\nrules = {{ players = 4 }}\n"
+        "{BASE_CONFIG}\n[variants.four]\nlabel = \"four\"\nrules = {{ players = 4 }}\n\
+         [variants.aware]\nlabel = \"aware\"\nrules = {{ players = 4 }}\n\
+         reading = \"partner-aware\"\n"
     ));
     let o = briscola(&["simulate", "--study", "fuor", "--out", "out"], dir.path());
     assert_bad_input(
         &o,
         "unknown study",
-        &["--study fuor", "pipeline.toml", "paper, four"],
+        &["--study fuor", "pipeline.toml", "paper, aware, four"],
     );
+    // A partner-aware study at a two-player table: the advice is in flags, not in the study
+    // file's fields (it said "drop `reading`").
+    let o = briscola(
+        &[
+            "simulate",
+            "--study",
+            "aware",
+            "--players",
+            "2",
+            "--out",
+            "out",
+        ],
+        dir.path(),
+    );
+    assert_bad_input(
+        &o,
+        "partner-aware study with --players 2",
+        &["--players 2", "study aware", "--players 4 or 6"],
+    );
+    assert!(!stderr(&o).contains("drop `reading`"), "{}", stderr(&o));
     let o = briscola(
         &[
             "simulate",
