@@ -352,10 +352,14 @@ pub fn check_shard_files(dir: &Path, shard: &ManifestShard) -> Result<(), Tourna
         let path = dir.join(&shard.dir).join(name);
         let got = crate::files::sha256_file(&path).map_err(|e| TournamentError::Io {
             path: path.clone(),
-            message: format!(
-                "cannot read it ({e}), and the tournament's {MANIFEST_FILE} lists it: a file \
-                 `briscola simulate` wrote was removed; play the tournament again"
-            ),
+            message: if e.kind() == std::io::ErrorKind::NotFound {
+                format!(
+                    "cannot read it ({e}), and the tournament's {MANIFEST_FILE} lists it: a \
+                     file `briscola simulate` wrote was removed; play the tournament again"
+                )
+            } else {
+                format!("cannot read it ({e})")
+            },
         })?;
         if &got != want {
             return Err(TournamentError::Io {
