@@ -486,13 +486,11 @@ fn source_from_dir(dir: &Path) -> Result<Source, CliError> {
     }
     // Each shard as a study's is read (its schema from its own spec: a team tournament's
     // shards are seat tables).
+    let remedy = format!("run `briscola simulate` again to write {}", dir.display());
     let shards = m
         .shards
         .iter()
-        .map(|s| {
-            let remedy = format!("run `briscola simulate` again to write {}", dir.display());
-            ExportShard::open(&dir.join(&s.dir), s.match_id, &remedy)
-        })
+        .map(|s| ExportShard::open(&dir.join(&s.dir), s.match_id, &remedy))
         .collect::<Result<Vec<_>, _>>()?;
     let metadata = metadata(
         "(briscola simulate)",
@@ -509,6 +507,7 @@ fn source_from_study(config: &Path, name: &str) -> Result<Source, CliError> {
     let cfg = Config::load(config)?;
     let stored = stored_games(&cfg, config, name).map_err(usage)?;
     let mut shards = Vec::with_capacity(stored.shards.len());
+    let remedy = format!("run `briscola run --config {}` first", config.display());
     for s in &stored.shards {
         if !s.dir.join(briscola::tournament::SHARD_FILE).is_file() {
             return Err(usage(format!(
@@ -519,7 +518,6 @@ fn source_from_study(config: &Path, name: &str) -> Result<Source, CliError> {
                 config.display()
             )));
         }
-        let remedy = format!("run `briscola run --config {}` first", config.display());
         shards.push(ExportShard::open(&s.dir, s.match_id, &remedy)?);
     }
     let (seed, deal_source, per) = match cfg.studies().iter().find(|s| s.name == name) {

@@ -574,13 +574,16 @@ fn export_refuses_a_shard_file_that_changed_after_simulate() {
     let mut bytes = std::fs::read(&games).unwrap();
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x10;
+    let export = || {
+        briscola(
+            &[
+                "export", "games", "--format", "csv", "--from", "t", "--out", "out.csv",
+            ],
+            p,
+        )
+    };
     std::fs::write(&games, &bytes).unwrap();
-    let o = briscola(
-        &[
-            "export", "games", "--format", "csv", "--from", "t", "--out", "out.csv",
-        ],
-        p,
-    );
+    let o = export();
     assert_exit(&o, 2);
     let err = stderr(&o);
     assert!(
@@ -590,12 +593,7 @@ fn export_refuses_a_shard_file_that_changed_after_simulate() {
     assert!(!p.join("out.csv").exists(), "nothing is written");
     // A file removed is said so, with what to do (it was the system's bare "No such file").
     std::fs::remove_file(&games).unwrap();
-    let o = briscola(
-        &[
-            "export", "games", "--format", "csv", "--from", "t", "--out", "out.csv",
-        ],
-        p,
-    );
+    let o = export();
     assert_exit(&o, 2);
     let err = stderr(&o);
     assert!(
