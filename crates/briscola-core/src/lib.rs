@@ -24,8 +24,8 @@
 //!
 //! No module does I/O other than reading an ONNX model file a policy definition names, reads a
 //! clock or uses a global random generator. Dependencies: rand, rand_chacha, rayon (a deal
-//! stream's chunks), serde, thiserror, sha2/hex (model hashes) and, behind the `onnx` feature,
-//! tract.
+//! stream's chunks), serde, thiserror, sha2/hex (model hashes), arrayvec (the exploit agent's
+//! search states on the stack) and, behind the `onnx` feature, tract.
 //!
 //! Invariant of the whole crate: a game is a function of its deck, its policies' definitions
 //! and their seeds, the same on every machine, CPU and thread count.
