@@ -672,41 +672,38 @@ impl TableWriter {
 mod full_disk_tests {
     use super::*;
 
-    /// A table small enough to sit in the file's buffer until the writer finishes still fails
-    /// on a full disk, at `finish`, naming the file: the buffered bytes are flushed there, not
-    /// dropped silently with the writer.
-    #[test]
-    fn a_buffered_table_fails_at_finish_on_a_full_disk() {
+    /// `frame` written to `/dev/full` (which answers every write with ENOSPC) as one table,
+    /// then finished: the error, which must name the file and the operating system's cause,
+    /// not polars' "Invalid thrift: transport error". `None` where the machine has no
+    /// `/dev/full`.
+    fn full_disk_error(frame: &DataFrame) -> Option<String> {
         let full = Path::new("/dev/full");
         if !full.exists() {
-            return;
+            return None;
         }
         let mut w = TableWriter::create(full).unwrap();
-        let df = df!("a" => [1u32, 2, 3]).unwrap();
-        w.write(&df).expect("three rows stay in the buffer");
-        let e = w.finish().expect_err("the footer cannot reach /dev/full");
-        let e = e.to_string();
-        assert!(e.contains("/dev/full"), "{e}");
-        assert!(e.contains("No space left on device"), "{e}");
-    }
-
-    /// A full disk (`/dev/full` answers every write with ENOSPC) is reported as the operating
-    /// system's error, naming the file, not as polars' "Invalid thrift: transport error".
-    #[test]
-    fn a_full_disk_reads_no_space_left_on_device() {
-        let full = Path::new("/dev/full");
-        if !full.exists() {
-            return;
-        }
-        let mut w = TableWriter::create(full).unwrap();
-        let n = 200_000u32;
-        let df = df!("a" => (0..n).collect::<Vec<u32>>(), "b" => (0..n).map(|i| i.wrapping_mul(2_654_435_761)).collect::<Vec<u32>>()).unwrap();
-        let r = w.write(&df).and_then(|()| w.finish());
+        let r = w.write(frame).and_then(|()| w.finish());
         let e = r
             .expect_err("nothing can be written to /dev/full")
             .to_string();
         assert!(e.contains("/dev/full"), "{e}");
         assert!(e.contains("No space left on device"), "{e}");
         assert!(!e.contains("thrift"), "{e}");
+        Some(e)
+    }
+
+    /// A table larger than the file's buffer fails on a full disk, naming the file.
+    #[test]
+    fn a_full_disk_reads_no_space_left_on_device() {
+        let n = 200_000u32;
+        let df = df!("a" => (0..n).collect::<Vec<u32>>(), "b" => (0..n).map(|i| i.wrapping_mul(2_654_435_761)).collect::<Vec<u32>>()).unwrap();
+        full_disk_error(&df);
+    }
+
+    /// A table small enough to sit in the file's buffer until the writer finishes fails too:
+    /// its bytes are flushed at `finish`, not dropped silently with the writer.
+    #[test]
+    fn a_buffered_table_fails_at_finish_on_a_full_disk() {
+        full_disk_error(&df!("a" => [1u32, 2, 3]).unwrap());
     }
 }
