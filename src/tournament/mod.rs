@@ -7,6 +7,7 @@
 
 mod batch_streams;
 mod chunk_tally;
+mod chunk_tasks;
 mod export;
 mod game_batch;
 mod kept_io_error;
@@ -17,9 +18,11 @@ mod played_game;
 mod seat_shard;
 mod seat_tables;
 mod shard;
+mod shard_error;
 mod shard_tables;
 mod table_batch;
 mod table_shard;
+mod table_writer;
 mod tournament_run;
 mod tournament_spec;
 mod trick_log;

@@ -3,19 +3,19 @@
 //! Invariant: memory stays bounded by one chunk of games whatever the game count, and the files
 //! are byte-identical for any thread count and chunking-independent in content.
 
-use std::fs::File;
-use std::io::BufWriter;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::batch_streams::BatchStreams;
+use super::chunk_tasks::ChunkTasks;
 use super::game_batch::play_batch;
-use super::kept_io_error::{KeptIoError, LastIoError, kept};
 use super::outcome_chunk::OutcomeChunk;
+pub use super::shard_error::ShardError;
 use super::shard_tables::{game_frame, trick_frame};
 use super::table_batch::play_batch_table;
+pub(super) use super::table_writer::TableWriter;
 use crate::deal::seat_keys;
 use crate::deal::{DealSeed, DealSourceKind, DealStream, GeneratorSeed};
 use crate::game::{KeyTables, RulesSpec, TrumpUse};
@@ -35,84 +35,6 @@ pub const GAMES_FILE: &str = "games.parquet";
 pub const TRICKS_FILE: &str = "tricks.parquet";
 /// Shard description file name.
 pub const SHARD_FILE: &str = "shard.json";
-
-/// Errors of a shard run.
-#[derive(Debug, thiserror::Error)]
-pub enum ShardError {
-    /// Writing a file failed.
-    #[error("cannot write {path}: {source}")]
-    Io {
-        /// the file
-        path: PathBuf,
-        /// the error
-        source: std::io::Error,
-    },
-    /// Polars failed to build or write a table.
-    #[error("cannot write table {path}: {source}")]
-    Table {
-        /// the file
-        path: PathBuf,
-        /// the error
-        source: PolarsError,
-    },
-    /// A seed that the deal source cannot take.
-    #[error("seed {seed} is out of range for deal source {source_kind}: {valid}")]
-    Seed {
-        /// the seed
-        seed: i64,
-        /// the deal source
-        source_kind: &'static str,
-        /// what would be valid
-        valid: String,
-    },
-    /// Paired deals asked of a deal source that cannot key deals by the unordered pair.
-    #[error(
-        "paired deals need deal_source = \"chacha\" (the {deal_source} stream runs through the matchups in order, so a matchup and its seat-swapped twin cannot share deals)"
-    )]
-    Paired {
-        /// the deal source
-        deal_source: &'static str,
-    },
-    /// A policy spec that cannot be built (only a hand-edited spec: configs are validated).
-    #[error("policy of shard {g1}-vs-{g2}: {message}")]
-    Policy {
-        /// Seat 1's policy.
-        g1: String,
-        /// Seat 2's policy.
-        g2: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// Rules the shard tables cannot hold, or a policy with no meaning under them.
-    #[error("rules of shard {g1}-vs-{g2}: {message}")]
-    Rules {
-        /// Seat 1's policy.
-        g1: String,
-        /// Seat 2's policy.
-        g2: String,
-        /// What is wrong and what would be valid.
-        message: String,
-    },
-}
-
-impl ShardError {
-    /// Why a policy cannot play a shard's variant (`g1` and `g2` name the shard's sides): a
-    /// definition that does not build is the policy's fault ([`ShardError::Policy`]), anything
-    /// else the rules' ([`ShardError::Rules`]).
-    pub(super) fn unfit(e: crate::policy::VariantFitError, g1: &str, g2: &str) -> ShardError {
-        let (g1, g2) = (g1.to_string(), g2.to_string());
-        match e {
-            crate::policy::VariantFitError::Build { message, .. } => {
-                ShardError::Policy { g1, g2, message }
-            }
-            e => ShardError::Rules {
-                g1,
-                g2,
-                message: e.to_string(),
-            },
-        }
-    }
-}
 
 /// Everything that determines a shard's output. Nothing in it depends on the matchup's
 /// position in a policy list unless the deal source itself does (dotnet-replay's shared stream).
@@ -377,6 +299,11 @@ impl ShardSpec {
         }
         let games_path = dir.join(GAMES_FILE);
         let tricks_path = dir.join(TRICKS_FILE);
+        if let Some(tally) =
+            self.run_chunk_tasks(&stream, &rules, [&t1, &t2], &games_path, progress, window)?
+        {
+            return self.summarise(dir, tally);
+        }
         let mut games_w = TableWriter::create(&games_path)?;
         let tricks_w = if self.trick_log {
             Some(TableWriter::create(&tricks_path)?)
@@ -443,6 +370,44 @@ impl ShardSpec {
             written.and(tricks_written)
         });
         written?;
+        self.summarise(dir, tally)
+    }
+
+    /// The game table as [`ChunkTasks`] writes it, when the shard fits it (ChaCha deals, two
+    /// keyed policies, no trick log, at least one game): its tally, or `None` to play it the
+    /// general way. `window` chunks per thread's share are in flight at once, twice over.
+    fn run_chunk_tasks(
+        &self,
+        stream: &DealStream,
+        rules: &crate::game::Rules,
+        sides: [&TablePolicy; 2],
+        path: &Path,
+        progress: &dyn Fn(u64),
+        window: usize,
+    ) -> Result<Option<super::ChunkTally>, ShardError> {
+        let DealStream::Chacha { key, next_game } = stream else {
+            return Ok(None);
+        };
+        let Some([a, b]) = key_tables(rules, sides) else {
+            return Ok(None);
+        };
+        if self.trick_log || self.games == 0 {
+            return Ok(None);
+        }
+        let tasks = ChunkTasks {
+            key: *key,
+            first_game: *next_game,
+            games: self.games,
+            first_id: self.first_game,
+            names: [&self.g1.name, &self.g2.name],
+            tables: [&a, &b],
+            chunk_games: CHUNK_GAMES,
+        };
+        tasks.run(path, 2 * window.max(1), progress).map(Some)
+    }
+
+    /// The shard's summary from its games' tally, written as `dir`'s `shard.json`.
+    fn summarise(&self, dir: &Path, tally: super::ChunkTally) -> Result<ShardSummary, ShardError> {
         let summary = ShardSummary {
             spec: self.clone(),
             non_tied: tally.non_tied,
@@ -567,143 +532,73 @@ pub fn table_problem(rules: &crate::game::Rules, reading: FollowReading) -> Opti
     None
 }
 
-/// Bytes a table's file buffers before it writes them: polars' Parquet writer writes a row
-/// group's page headers and statistics a few bytes at a time (~1,800 writes a row group: 547,000
-/// system calls for 10^7 games unbuffered; BENCHMARKS.md, "The table files' writes").
-const TABLE_BUFFER: usize = 1 << 20;
-
-/// The file under a table's Parquet writer: buffered, its errors kept.
-type TableFile = BufWriter<KeptIoError<File>>;
-
-/// A Parquet file written one row group per chunk.
-pub(super) struct TableWriter {
-    path: PathBuf,
-    inner: Option<polars::io::parquet::write::BatchedWriter<TableFile>>,
-    file: Option<TableFile>,
-    /// The file's latest I/O error (a full disk), which polars' error would hide.
-    last: LastIoError,
-}
-
-impl TableWriter {
-    pub(super) fn create(path: &Path) -> Result<TableWriter, ShardError> {
-        let f = File::create(path).map_err(|source| ShardError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let (file, last) = KeptIoError::new(f);
-        Ok(TableWriter {
-            path: path.to_path_buf(),
-            inner: None,
-            file: Some(BufWriter::with_capacity(TABLE_BUFFER, file)),
-            last,
-        })
-    }
-
-    pub(super) fn write(&mut self, df: &DataFrame) -> Result<(), ShardError> {
-        let err = self.error();
-        let w = self.writer(df)?;
-        w.write_batch(df).map_err(&err)
-    }
-
-    /// Write `frames` in order, encoding and compressing them at once on rayon's threads (each
-    /// frame's row groups are the bytes [`TableWriter::write`] would give it: the encoding is
-    /// per row group, so the file does not depend on how many threads encode).
-    pub(super) fn write_frames(&mut self, frames: &[DataFrame]) -> Result<(), ShardError> {
-        use rayon::prelude::*;
-        let Some(first) = frames.first() else {
-            return Ok(());
-        };
-        let err = self.error();
-        let w = self.writer(first)?;
-        let encoded = frames
-            .par_iter()
-            .map(|df| w.encode_and_compress(df).collect::<PolarsResult<Vec<_>>>())
-            .collect::<PolarsResult<Vec<_>>>()
-            .map_err(&err)?;
-        w.write_row_groups(encoded.into_iter().flatten().collect())
-            .map_err(&err)
-    }
-
-    /// The Parquet writer, created with `df`'s schema on the first call.
-    fn writer(
-        &mut self,
-        df: &DataFrame,
-    ) -> Result<&mut polars::io::parquet::write::BatchedWriter<TableFile>, ShardError> {
-        let err = self.error();
-        if self.inner.is_none() {
-            let file = self.file.take().expect("file present before first batch");
-            let w = ParquetWriter::new(file)
-                .with_compression(ParquetCompression::Zstd(None))
-                .batched(df.schema())
-                .map_err(&err)?;
-            self.inner = Some(w);
-        }
-        Ok(self.inner.as_mut().expect("writer created"))
-    }
-
-    /// The footer written and the buffer flushed (polars' writer flushes its file when it
-    /// ends, so a full disk fails here; tested).
-    pub(super) fn finish(mut self) -> Result<(), ShardError> {
-        let err = self.error();
-        if let Some(w) = self.inner.take() {
-            w.finish().map_err(err)?;
-        }
-        Ok(())
-    }
-
-    /// A polars error as a shard error: the file's own I/O error when it had one (a full disk
-    /// reads "No space left on device", not polars' "Invalid thrift: transport error").
-    fn error(&self) -> impl Fn(PolarsError) -> ShardError + use<> {
-        let (path, last) = (self.path.clone(), self.last.clone());
-        move |source| match kept(&last) {
-            Some(source) => ShardError::Io {
-                path: path.clone(),
-                source,
-            },
-            None => ShardError::Table {
-                path: path.clone(),
-                source,
-            },
-        }
-    }
-}
-
 #[cfg(test)]
-mod full_disk_tests {
+mod chunk_task_tests {
     use super::*;
+    use crate::policy::{PolicyKind, TieBreak};
 
-    /// `frame` written to `/dev/full` (which answers every write with ENOSPC) as one table,
-    /// then finished: the error, which must name the file and the operating system's cause,
-    /// not polars' "Invalid thrift: transport error". `None` where the machine has no
-    /// `/dev/full`.
-    fn full_disk_error(frame: &DataFrame) -> Option<String> {
-        let full = Path::new("/dev/full");
-        if !full.exists() {
-            return None;
+    /// A ChaCha shard of two keyed policies without the trick log (played as chunk tasks,
+    /// [`ChunkTasks`]) writes the game table and summary that playing its chunks one by one
+    /// through the general path and writing each in turn gives, byte for byte, over full and
+    /// partial chunks: from a thread outside the pool (which waits for the chunks) and inside
+    /// pools of 1 and 3 threads (which run other chunks while waiting), with 1 to 10 chunks in
+    /// flight.
+    #[test]
+    fn chunk_tasks_write_the_bytes_of_chunks_written_one_by_one() {
+        let spec = ShardSpec {
+            deal_source: DealSourceKind::Chacha,
+            seed: 11,
+            rules: RulesSpec::default(),
+            reading: FollowReading::Verbatim,
+            games: 2 * CHUNK_GAMES as u64 + 1_001,
+            g1: PolicySpec::paper(PolicyKind::Greedy, TieBreak::AsReleased),
+            g2: PolicySpec::paper(PolicyKind::Counter, TieBreak::AsReleased),
+            first_game: 0,
+            paired: false,
+            trick_log: false,
+        };
+        let tmp = tempfile::tempdir().unwrap();
+        // The reference: every chunk played in order and written with `TableWriter::write`.
+        let reference = tmp.path().join("reference.parquet");
+        let (rules, t1, t2) = spec.table_policies().unwrap();
+        let mut w = TableWriter::create(&reference).unwrap();
+        let mut tally = crate::tournament::ChunkTally::default();
+        spec.play_outcome_chunks(spec.stream().unwrap(), &rules, [&t1, &t2], &mut |c| {
+            tally = crate::tournament::ChunkTally::sum(tally, c.tally);
+            let df = game_frame(&spec.g1.name, &spec.g2.name, c.first_id, &c.outcomes).unwrap();
+            w.write(&df).unwrap();
+            true
+        });
+        w.finish().unwrap();
+        let want = std::fs::read(&reference).unwrap();
+        let check = |label: &str, s: ShardSummary, dir: &Path| {
+            let got = std::fs::read(dir.join(GAMES_FILE)).unwrap();
+            assert!(got == want, "{label}");
+            assert_eq!(
+                (s.non_tied, s.g1_wins, s.ties, s.trump_use),
+                (tally.non_tied, tally.g1_wins, tally.ties, tally.trump_use),
+                "{label}"
+            );
+        };
+        for window in [1, 5] {
+            let dir = tmp.path().join(format!("outside-w{window}"));
+            std::fs::create_dir(&dir).unwrap();
+            let s = spec.run_windowed(&dir, &|_| {}, window).unwrap();
+            check(&format!("outside the pool, window {window}"), s, &dir);
         }
-        let mut w = TableWriter::create(full).unwrap();
-        let r = w.write(frame).and_then(|()| w.finish());
-        let e = r
-            .expect_err("nothing can be written to /dev/full")
-            .to_string();
-        assert!(e.contains("/dev/full"), "{e}");
-        assert!(e.contains("No space left on device"), "{e}");
-        assert!(!e.contains("thrift"), "{e}");
-        Some(e)
-    }
-
-    /// A table larger than the file's buffer fails on a full disk, naming the file.
-    #[test]
-    fn a_full_disk_reads_no_space_left_on_device() {
-        let n = 200_000u32;
-        let df = df!("a" => (0..n).collect::<Vec<u32>>(), "b" => (0..n).map(|i| i.wrapping_mul(2_654_435_761)).collect::<Vec<u32>>()).unwrap();
-        full_disk_error(&df);
-    }
-
-    /// A table small enough to sit in the file's buffer until the writer finishes fails too:
-    /// its bytes are flushed at `finish`, not dropped silently with the writer.
-    #[test]
-    fn a_buffered_table_fails_at_finish_on_a_full_disk() {
-        full_disk_error(&df!("a" => [1u32, 2, 3]).unwrap());
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            for window in [1, 2, 5] {
+                let dir = tmp.path().join(format!("t{threads}-w{window}"));
+                std::fs::create_dir(&dir).unwrap();
+                let s = pool
+                    .install(|| spec.run_windowed(&dir, &|_| {}, window))
+                    .unwrap();
+                check(&format!("{threads} threads, window {window}"), s, &dir);
+            }
+        }
     }
 }

@@ -215,14 +215,21 @@ impl DealStream {
                     .par_chunks_mut(LANES * 32)
                     .enumerate()
                     .for_each(|(c, slice)| {
-                        for (k, decks) in slice.chunks_mut(LANES).enumerate() {
-                            let first = start + (c * LANES * 32 + k * LANES) as u64;
-                            decks.copy_from_slice(&chacha_decks(key, first)[..decks.len()]);
-                        }
+                        chacha_decks_into(key, start + (c * LANES * 32) as u64, slice);
                     });
                 *next_game += n as u64;
             }
         }
+    }
+}
+
+/// Games `first ..` of the matchup keyed `key` (each [`chacha_deck`]) into `out`, in order, dealt
+/// on this thread eight at a time: the decks [`DealStream::next_chunk`] deals on the rayon pool,
+/// for a caller whose chunks are already tasks of their own.
+pub fn chacha_decks_into(key: &[u8; 32], first: u64, out: &mut [Deck]) {
+    for (k, decks) in out.chunks_mut(LANES).enumerate() {
+        let at = first + (k * LANES) as u64;
+        decks.copy_from_slice(&chacha_decks(key, at)[..decks.len()]);
     }
 }
 

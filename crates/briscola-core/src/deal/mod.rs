@@ -13,6 +13,6 @@ mod round_jump;
 mod seat_streams;
 
 pub use deal_seed::{DealSeed, GeneratorSeed, SeedError};
-pub use deal_source::{DRAWS_PER_GAME, DealSourceKind, DealStream, chacha_deck};
+pub use deal_source::{DRAWS_PER_GAME, DealSourceKind, DealStream, chacha_deck, chacha_decks_into};
 pub use dotnet_random::DotNetRandom;
 pub use seat_streams::{seat_key, seat_keys, table_seat_key};
