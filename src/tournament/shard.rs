@@ -300,7 +300,7 @@ impl ShardSpec {
         let games_path = dir.join(GAMES_FILE);
         let tricks_path = dir.join(TRICKS_FILE);
         if let Some(tally) =
-            self.run_chunk_tasks(&stream, &rules, [&t1, &t2], &games_path, progress, window)?
+            self.run_chunk_tasks(&stream, &rules, [&t1, &t2], &games_path, progress)?
         {
             return self.summarise(dir, tally);
         }
@@ -375,7 +375,9 @@ impl ShardSpec {
 
     /// The game table as [`ChunkTasks`] writes it, when the shard fits it (ChaCha deals, two
     /// keyed policies, no trick log, at least one game): its tally, or `None` to play it the
-    /// general way. `window` chunks per thread's share are in flight at once, twice over.
+    /// general way. Twice as many chunks as rayon has threads are started at once, whatever the
+    /// shard's share of the threads: a chunk takes its memory (~3 MB) only once a thread runs
+    /// it, and a large shard left last can then still use every thread.
     fn run_chunk_tasks(
         &self,
         stream: &DealStream,
@@ -383,7 +385,6 @@ impl ShardSpec {
         sides: [&TablePolicy; 2],
         path: &Path,
         progress: &dyn Fn(u64),
-        window: usize,
     ) -> Result<Option<super::ChunkTally>, ShardError> {
         let DealStream::Chacha { key, next_game } = stream else {
             return Ok(None);
@@ -403,7 +404,9 @@ impl ShardSpec {
             tables: [&a, &b],
             chunk_games: CHUNK_GAMES,
         };
-        tasks.run(path, 2 * window.max(1), progress).map(Some)
+        tasks
+            .run(path, 2 * rayon::current_num_threads(), progress)
+            .map(Some)
     }
 
     /// The shard's summary from its games' tally, written as `dir`'s `shard.json`.
@@ -541,8 +544,8 @@ mod chunk_task_tests {
     /// [`ChunkTasks`]) writes the game table and summary that playing its chunks one by one
     /// through the general path and writing each in turn gives, byte for byte, over full and
     /// partial chunks: from a thread outside the pool (which waits for the chunks) and inside
-    /// pools of 1 and 3 threads (which run other chunks while waiting), with 1 to 10 chunks in
-    /// flight.
+    /// pools of 1 and 3 threads (which run other chunks while waiting; 2 and 6 chunks in
+    /// flight), whatever the trick writers' window.
     #[test]
     fn chunk_tasks_write_the_bytes_of_chunks_written_one_by_one() {
         let spec = ShardSpec {
