@@ -213,22 +213,11 @@ fn zero_worlds_is_a_config_error() {
     );
 }
 
-/// Two players, seven tricks left, Player-1's three low Cups against eleven unknown cards: the
-/// exact "for every completion" search needs more than 32,000 nodes, but draw 31 of the sampled
-/// completions (seed 1) has no line to 3 tricks, which answers "no" exactly.
-const SMALL: &str = r#"
-trump = "Swords"
-leader = 1
-hands = [["2 of Cups", "4 of Cups", "5 of Cups"], []]
-played = [
-  "2 of Coins", "4 of Coins", "5 of Coins", "6 of Coins", "7 of Coins", "Jack of Coins", "Knight of Coins", "King of Coins", "3 of Coins", "Ace of Coins",
-  "2 of Clubs", "4 of Clubs", "5 of Clubs", "6 of Clubs", "7 of Clubs", "Jack of Clubs", "Knight of Clubs", "King of Clubs", "3 of Clubs", "Ace of Clubs",
-  "2 of Swords", "4 of Swords", "5 of Swords", "6 of Swords", "7 of Swords", "Jack of Swords",
-]
-[goal]
-player = 1
-tricks = 3
-"#;
+/// Two players, seven tricks left, Player-1's three low Cups against eleven unknown cards
+/// (`tests/data/solve/three-low-cups.toml`): the exact "for every completion" search needs more
+/// than 32,000 nodes, but draw 31 of the sampled completions (seed 1) has no line to 3 tricks,
+/// which answers "no" exactly.
+const SMALL: &str = include_str!("../data/solve/three-low-cups.toml");
 
 #[test]
 fn sampled_completions_refute_what_the_exact_search_leaves_open() {

@@ -118,7 +118,7 @@ fn filled(pos: &Position, c: &Completion) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::{Answer, PositionSpec};
+    use crate::solve::Answer;
 
     fn seed_position() -> Position {
         crate::solve::test_positions::seed(4)
@@ -136,31 +136,9 @@ mod tests {
         assert_eq!((b.drawn, b.with_line, b.undecided), (1, 0, 1));
     }
 
-    /// Two players, seven tricks left: Player-1 holds three low Cups, Coins and Clubs are out
-    /// of play, and the Swords from the 2 to the Jack; Player-2's hand and the stock are the
-    /// eleven cards left.
-    const SMALL: &str = r#"
-        trump = "Swords"
-        leader = 1
-        hands = [["2 of Cups", "4 of Cups", "5 of Cups"], []]
-        played = [
-          "2 of Coins", "4 of Coins", "5 of Coins", "6 of Coins", "7 of Coins", "Jack of Coins",
-          "Knight of Coins", "King of Coins", "3 of Coins", "Ace of Coins",
-          "2 of Clubs", "4 of Clubs", "5 of Clubs", "6 of Clubs", "7 of Clubs", "Jack of Clubs",
-          "Knight of Clubs", "King of Clubs", "3 of Clubs", "Ace of Clubs",
-          "2 of Swords", "4 of Swords", "5 of Swords", "6 of Swords", "7 of Swords", "Jack of Swords",
-        ]
-        [goal]
-        player = 1
-        tricks = 3
-    "#;
-
     #[test]
     fn a_completion_with_no_line_is_a_refutation_the_plain_exact_search_agrees_with() {
-        let pos = toml::from_str::<PositionSpec>(SMALL)
-            .expect("parses")
-            .validate()
-            .expect("valid");
+        let pos = crate::solve::test_positions::three_low_cups();
         let s = sample_completions(&pos, 1000, 1, u64::MAX);
         let c = s
             .refutation
@@ -176,10 +154,7 @@ mod tests {
     /// Asking by trick k, k + 1, ... finds a line exactly when the plain search does.
     #[test]
     fn deadlines_find_a_line_exactly_when_one_exists() {
-        let pos = toml::from_str::<PositionSpec>(SMALL)
-            .expect("parses")
-            .validate()
-            .expect("valid");
+        let pos = crate::solve::test_positions::three_low_cups();
         let lay = Layout::of(&pos);
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut cards: Vec<Card> = pos.pool().iter().collect();
