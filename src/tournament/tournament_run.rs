@@ -153,9 +153,11 @@ pub fn run_tournament(
 }
 
 /// Shards played at once: at least three, and one per rayon thread on larger machines. A shard
-/// runs three threads that wait on each other (its player, which deals and plays a chunk on the
-/// rayon pool, and one writer per table, each encoding a window of chunks on the pool), so a
-/// lone shard leaves cores idle while it waits; with three in flight two cores stay busy
+/// of the general path runs three threads that wait on each other (its player, which deals and
+/// plays a chunk on the rayon pool, and one writer per table, each encoding a window of chunks
+/// on the pool; a ChaCha shard of keyed policies without the trick log instead hands whole
+/// chunks to the pool as tasks and writes them, `chunk_tasks.rs`), so a lone shard
+/// leaves cores idle while it waits; with three in flight two cores stay busy
 /// (simulate with the trick log: 2.5 s with one, 1.9 s with two, 1.7 s with three;
 /// BENCHMARKS.md), and more cores need more shards' work to choose from. The threads are
 /// shared out as the trick writers' windows ([`ShardSpec::run_windowed`]), so the trick chunks
