@@ -389,12 +389,12 @@ impl ShardSpec {
         let DealStream::Chacha { key, next_game } = stream else {
             return Ok(None);
         };
-        let Some([a, b]) = key_tables(rules, sides) else {
-            return Ok(None);
-        };
         if self.trick_log || self.games == 0 {
             return Ok(None);
         }
+        let Some([a, b]) = key_tables(rules, sides) else {
+            return Ok(None);
+        };
         let tasks = ChunkTasks {
             key: *key,
             first_game: *next_game,
