@@ -168,7 +168,7 @@ pub fn render(file: &str, pos: &Position, tries: usize, budget: Budget) -> Strin
             }
         };
         let _ = writeln!(o, "  For every completion of the unknown cards: {text}");
-        if unanswered && let Some(k) = every_bound(pos, tries, max_nodes) {
+        if unanswered && let Some(k) = every_bound(pos, max_nodes) {
             let _ = writeln!(
                 o,
                 "    what is proved: for every completion {} can win at least {k} of the {left} tricks left",
@@ -186,27 +186,27 @@ pub fn render(file: &str, pos: &Position, tries: usize, budget: Budget) -> Strin
 }
 
 /// The most tricks (below a tricks goal whose "for every completion" went unanswered) that
-/// every completion is proved to reach, trying one trick fewer at a time with an eighth of
-/// the budget each, half of it in all; `None` when no smaller goal is proved (or the goal is
-/// points). A line reaching j tricks reaches fewer, so the first proved is the best bound.
-fn every_bound(pos: &Position, tries: usize, max_nodes: u64) -> Option<u16> {
+/// every completion is proved to reach: goals from one trick up, each with what is left of
+/// one more `max_nodes`, until one is not proved; `None` when not even one trick is (or the
+/// goal is points). A line reaching j tricks reaches fewer, so proving each goal in turn
+/// finds the best bound, and the small goals cost little.
+fn every_bound(pos: &Position, max_nodes: u64) -> Option<u16> {
     let Target::Tricks(k) = pos.target else {
         return None;
     };
-    let each = (max_nodes / 8).max(1);
-    let mut spent = 0;
-    for j in (1..k).rev() {
-        if spent + each > max_nodes / 2 {
-            break;
-        }
-        spent += each;
+    let mut left = max_nodes;
+    let mut proved = None;
+    for j in 1..k {
         let mut easier = pos.clone();
         easier.target = Target::Tricks(j);
-        if let Answer::Yes(_) = Feasibility::every(&easier, tries, each) {
-            return Some(j);
+        let report = Feasibility::every_report(&easier, left);
+        left = left.saturating_sub(report.cost());
+        match report.answer {
+            Answer::Yes(_) => proved = Some(j),
+            _ => break,
         }
     }
-    None
+    proved
 }
 
 /// "No" for every completion, with the completion that has no line.

@@ -217,7 +217,8 @@ impl<'p> Feasibility<'p> {
         super::every::every(pos, max_nodes).answer
     }
 
-    /// [`Feasibility::every`] with what it cost: nodes, regions searched and cubes found.
+    /// [`Feasibility::every`] with what it cost: search nodes, SAT conflicts and completions
+    /// searched.
     pub fn every_report(pos: &Position, max_nodes: u64) -> EveryReport {
         super::every::every(pos, max_nodes)
     }

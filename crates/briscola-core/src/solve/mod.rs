@@ -13,6 +13,7 @@
 
 mod answer;
 mod cards;
+mod cover;
 mod duel;
 mod every;
 mod feasibility;
@@ -27,7 +28,7 @@ mod test_positions;
 
 pub use cards::CardSet;
 pub use duel::{Duel, DuelSolver};
-pub use every::EveryReport;
+pub use every::{CONFLICT_NODES, EveryReport};
 pub use feasibility::{
     Answer, Completion, DEFAULT_MAX_NODES, Feasibility, Goal, Mode, Witness, WitnessTrick,
 };

@@ -1,6 +1,7 @@
-//! The existential line search over a [`Region`] of completions: is there a completion in the
-//! region and a line of everybody's play on it that reaches the goal? The searcher picks each
-//! slot's card when its holder plays it, from the slot's domain and the cards not yet placed;
+//! The existential line search over a region of completions (a domain of cards per slot): is
+//! there a completion in the region and a line of everybody's play on it that reaches the
+//! goal? The searcher picks each slot's card when its holder plays it, from the slot's domain
+//! and the cards not yet placed;
 //! it does not check that the slots left can still be filled, so it is a relaxation: its "no"
 //! holds for every completion of the region, its "yes" comes with a line ([`LineTrick`]s, each
 //! card with the slot it filled) that [`super::every`] generalises.

@@ -6,30 +6,20 @@
 //! each of its tricks a different card of its own, in hand by then, meeting the condition (a
 //! matching per player). Every completion that realises it has a line reaching the goal.
 //!
-//! Over a [`Region`] the question is asked of all its completions at once: a place whose
-//! domain lies inside a condition surely meets it, one whose domain meets it maybe does.
+//! [`Template::shortfalls`] says the same the other way round, in the form a SAT solver takes
+//! ([`super::cover`]): a completion fails to realise the template exactly when one of the
+//! shortfalls holds, each "at most k of these slots hold a card of their set" (Hall's
+//! condition, over each set of a player's tricks). A player in more than [`HALL_TRICKS`]
+//! tricks keeps the line's own cards instead, one shortfall per slot card it played.
 //!
-//! Invariant: [`Template::check`] answers [`Cover::All`] only if every completion of the
-//! region realises the template, and [`Cover::Rest`] only with parts that hold every
-//! completion of the region that does not, each part narrowing some domain.
+//! Invariant: a completion meeting none of [`Template::shortfalls`] realises the template,
+//! so it has a line reaching the goal.
 
 use super::cards::CardSet;
 use super::open::{LineTrick, Play};
 use super::position::Target;
-use super::slots::{Layout, Place, Region};
+use super::slots::{Layout, Place};
 use crate::game::{Card, DrawOrder, Suit};
-
-/// What a template says about a region.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Cover {
-    /// Every completion of the region realises it.
-    All,
-    /// It does not help here (no completion realises it, or it cannot tell): search anew.
-    None,
-    /// Every completion of the region realises it or lies in one of these parts (each a list
-    /// of (slot, cards it may keep) narrowing the region).
-    Rest(Vec<Vec<(u8, u64)>>),
-}
 
 /// A card a player may play: known, or a slot's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,19 +31,34 @@ enum Source {
 /// The generalised line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Template {
-    /// Per player, its tricks in order: (trick index, the condition on its card).
-    events: Vec<Vec<(u8, u64)>>,
+    /// Per player, its tricks in order: (trick index, the condition on its card, the slot
+    /// whose card the line played there, if unknown).
+    events: Vec<Vec<(u8, u64, Option<u8>)>>,
     /// Per player, its cards: (the first trick it is in hand for, the card).
     sources: Vec<Vec<(u8, Source)>>,
 }
+
+/// One way a completion can fail to realise a template: at most `at_most` of `slots` hold a
+/// card of their set (each a slot and a set of cards).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Shortfall {
+    /// The most of `slots` that may meet their set.
+    pub at_most: usize,
+    /// (slot, the cards meeting it).
+    pub slots: Vec<(u8, u64)>,
+}
+
+/// The most tricks of one player whose every subset [`Template::shortfalls`] lists (2^n of
+/// them); a player in more keeps the line's own cards.
+pub(super) const HALL_TRICKS: usize = 8;
 
 impl Template {
     /// The template of `line` (found in the region whose domains are `dom`).
     pub fn of(lay: &Layout, line: &[LineTrick], dom: &[u64]) -> Template {
         let mut events = vec![Vec::new(); lay.n];
         for (i, t) in line.iter().enumerate() {
-            for (p, cond) in trick_conds(lay, t, dom) {
-                events[p].push((i as u8, cond));
+            for ((p, cond), play) in trick_conds(lay, t, dom).into_iter().zip(&t.plays) {
+                events[p].push((i as u8, cond, play.slot));
             }
         }
         Template {
@@ -62,113 +67,87 @@ impl Template {
         }
     }
 
-    /// Whether every completion of `r` realises the template, and if not, two parts of `r`
-    /// to check again (see [`Template::halve`]).
-    pub fn check(&self, r: &Region) -> Cover {
-        let mut edges = Vec::with_capacity(self.events.len());
-        for p in 0..self.events.len() {
-            let (sure, maybe) = self.edges(p, r);
-            let k = self.events[p].len();
-            if !saturates(&maybe[..k], &sure[..k]).0 {
-                return Cover::None;
-            }
-            edges.push((sure, maybe));
-        }
-        for (p, (sure, maybe)) in edges.iter().enumerate() {
-            let k = self.events[p].len();
-            if !saturates(&sure[..k], &sure[..k]).0 {
-                return self.halve(p, r, &sure[..k], &maybe[..k]);
-            }
-        }
-        Cover::All
+    /// The ways a completion whose slots hold cards of `pool` can fail to realise the
+    /// template: it fails exactly when one holds (`None`: no completion realises it).
+    pub fn shortfalls(&self, pool: u64) -> Option<Vec<Shortfall>> {
+        self.shortfalls_within(pool, HALL_TRICKS)
     }
 
-    /// The region cut in two on one slot: the cards meeting one of `p`'s conditions, and the
-    /// rest. The slot is one a maybe-matching (sure edges tried first) needs beyond the sure
-    /// edges; there is one whenever the sure edges alone leave a trick without a card, since a
-    /// known card's edge is sure or absent.
-    fn halve(&self, p: usize, r: &Region, sure: &[u64], maybe: &[u64]) -> Cover {
-        let (_, owner) = saturates(maybe, sure);
-        let mut best: Option<(u8, u64, u32)> = None;
-        for (i, &e) in owner.iter().enumerate() {
-            let e = e as usize;
-            if e == NONE as usize {
+    /// [`Template::shortfalls`], a player in more than `hall_tricks` tricks keeping the
+    /// line's own cards.
+    fn shortfalls_within(&self, pool: u64, hall_tricks: usize) -> Option<Vec<Shortfall>> {
+        let mut out = Vec::new();
+        for p in 0..self.events.len() {
+            if self.events[p].len() > hall_tricks {
+                out.extend(self.own_cards(p, pool));
                 continue;
             }
-            if let (_, Source::Slot(x)) = self.sources[p][i]
-                && sure[e] & (1u64 << i) == 0
-            {
-                let cond = self.events[p][e].1;
-                let d = r.dom[x as usize];
-                // The share of the slot's domain that fits, in 1/1024ths.
-                let share = (d & cond).count_ones() * 1024 / d.count_ones().max(1);
-                if best.is_none_or(|b| share > b.2) {
-                    best = Some((x, cond, share));
+            for set in 1u32..1 << self.events[p].len() {
+                match self.hall(p, set, pool) {
+                    Hall::Met => {}
+                    Hall::Never => return None,
+                    Hall::Maybe(s) => out.push(s),
                 }
             }
         }
-        match best {
-            Some((x, cond, _)) => Cover::Rest(vec![vec![(x, !cond)], vec![(x, cond)]]),
-            None => Cover::None,
+        Some(out)
+    }
+
+    /// Hall's condition for player `p`'s tricks in `set` (bit `e` for its `e`-th trick): the
+    /// cards that can serve one of them must be at least as many as the tricks.
+    fn hall(&self, p: usize, set: u32, pool: u64) -> Hall {
+        let ev = &self.events[p];
+        let size = set.count_ones() as usize;
+        let mut sure = 0;
+        let mut slots = Vec::new();
+        for &(from, src) in &self.sources[p] {
+            let serves = ev
+                .iter()
+                .enumerate()
+                .filter(|&(e, &(trick, _, _))| set >> e & 1 == 1 && from <= trick)
+                .fold(0u64, |m, (_, &(_, cond, _))| m | cond);
+            match src {
+                Source::Card(c) => sure += (serves >> c.id() & 1) as usize,
+                Source::Slot(x) => match serves & pool {
+                    0 => {}
+                    m if m == pool => sure += 1,
+                    m => slots.push((x, m)),
+                },
+            }
+        }
+        if sure >= size {
+            Hall::Met
+        } else if slots.len() < size - sure {
+            Hall::Never
+        } else {
+            Hall::Maybe(Shortfall {
+                at_most: size - 1 - sure,
+                slots,
+            })
         }
     }
 
-    /// For each of `p`'s tricks, the sources that surely and that maybe meet its condition
-    /// (bit `i` for `sources[p][i]`).
-    fn edges(&self, p: usize, r: &Region) -> ([u64; MAX_TRICKS], [u64; MAX_TRICKS]) {
-        let mut cards = [0u64; 64];
-        for (i, &(_, src)) in self.sources[p].iter().enumerate() {
-            cards[i] = match src {
-                Source::Card(c) => 1u64 << c.id(),
-                Source::Slot(x) => r.dom[x as usize],
-            };
-        }
-        let (mut sure, mut maybe) = ([0u64; MAX_TRICKS], [0u64; MAX_TRICKS]);
-        for (e, &(trick, cond)) in self.events[p].iter().enumerate() {
-            for (i, &(from, _)) in self.sources[p].iter().enumerate() {
-                if from <= trick {
-                    sure[e] |= ((cards[i] & !cond == 0) as u64) << i;
-                    maybe[e] |= ((cards[i] & cond != 0) as u64) << i;
-                }
-            }
-        }
-        (sure, maybe)
+    /// Player `p`'s shortfalls with the line's own cards: one slot card it played missing its
+    /// trick's condition.
+    fn own_cards(&self, p: usize, pool: u64) -> impl Iterator<Item = Shortfall> + '_ {
+        self.events[p].iter().filter_map(move |&(_, cond, slot)| {
+            let x = slot?;
+            Some(Shortfall {
+                at_most: 0,
+                slots: vec![(x, cond & pool)],
+            })
+        })
     }
 }
 
-/// The most tricks a line has (a two-player game's 20).
-const MAX_TRICKS: usize = 20;
-
-/// Whether every event can get its own source among `edges` (bit `i` of `edges[e]`: source
-/// `i` meets event `e`), preferring the sources in `first`; and which event owns each source.
-fn saturates(edges: &[u64], first: &[u64]) -> (bool, [u8; 64]) {
-    let mut owner = [NONE; 64];
-    let mut all = true;
-    for e in 0..edges.len() {
-        let mut seen = 0u64;
-        if !augment(edges, first, e, &mut owner, &mut seen) {
-            all = false;
-        }
-    }
-    (all, owner)
-}
-
-/// No owner.
-const NONE: u8 = u8::MAX;
-
-fn augment(edges: &[u64], first: &[u64], e: usize, owner: &mut [u8; 64], seen: &mut u64) -> bool {
-    let order = [edges[e] & first[e], edges[e] & !first[e]];
-    for part in order {
-        for i in super::open::bits(part & !*seen) {
-            *seen |= 1u64 << i;
-            let i = i as usize;
-            if owner[i] == NONE || augment(edges, first, owner[i] as usize, owner, seen) {
-                owner[i] = e as u8;
-                return true;
-            }
-        }
-    }
-    false
+/// Hall's condition for one set of a player's tricks.
+enum Hall {
+    /// Always met: its known cards suffice.
+    Met,
+    /// Never met: too few cards could serve.
+    Never,
+    /// Met unless this shortfall holds.
+    Maybe(Shortfall),
 }
 
 /// Each player's cards and when they come into hand, given the line's winners.
@@ -294,4 +273,119 @@ fn cards_where(f: impl Fn(Card) -> bool) -> u64 {
     Card::all()
         .filter(|&c| f(c))
         .fold(0, |m, c| m | 1u64 << c.id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::open::{Found, OpenSearch};
+    use super::super::test_positions;
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A completion's card per slot, drawn uniformly.
+    fn shuffled(lay: &Layout, rng: &mut ChaCha8Rng) -> Vec<u8> {
+        let mut cards: Vec<u8> = super::super::open::bits(lay.pool).collect();
+        for j in (1..cards.len()).rev() {
+            cards.swap(j, rng.random_range(0..=j));
+        }
+        cards
+    }
+
+    /// Whether `cards` realise `t`, by trying every way each player can give each of its
+    /// tricks a different card (independent of Hall's condition).
+    fn realised_by_trying(t: &Template, cards: &[u8]) -> bool {
+        (0..t.events.len()).all(|p| {
+            let ids: Vec<(u8, u8)> = t.sources[p]
+                .iter()
+                .map(|&(from, s)| match s {
+                    Source::Card(c) => (from, c.id()),
+                    Source::Slot(x) => (from, cards[x as usize]),
+                })
+                .collect();
+            assign(&t.events[p], &ids, 0, &mut vec![false; ids.len()])
+        })
+    }
+
+    fn assign(ev: &[(u8, u64, Option<u8>)], ids: &[(u8, u8)], e: usize, used: &mut [bool]) -> bool {
+        if e == ev.len() {
+            return true;
+        }
+        let (trick, cond, _) = ev[e];
+        (0..ids.len()).any(|i| {
+            let (from, id) = ids[i];
+            if used[i] || from > trick || cond >> id & 1 == 0 {
+                return false;
+            }
+            used[i] = true;
+            let ok = assign(ev, ids, e + 1, used);
+            used[i] = false;
+            ok
+        })
+    }
+
+    /// Whether one of `t`'s shortfalls (Hall's for players in at most `hall` tricks) holds
+    /// for `cards`.
+    fn falls_short(t: &Template, pool: u64, cards: &[u8], hall: usize) -> bool {
+        match t.shortfalls_within(pool, hall) {
+            None => true,
+            Some(fs) => fs.iter().any(|f| {
+                let meet = f
+                    .slots
+                    .iter()
+                    .filter(|&&(x, m)| m >> cards[x as usize] & 1 == 1)
+                    .count();
+                meet <= f.at_most
+            }),
+        }
+    }
+
+    /// The shortfalls are exact: on the logic model's seed (4 tricks), templates of lines
+    /// found on 40 random completions, each checked on 300 other random completions, a
+    /// shortfall holds exactly when trying every card assignment finds none. Both outcomes
+    /// occur, and a line's own completion always realises its template. Kept to the line's
+    /// own cards (as for a player in more than [`HALL_TRICKS`] tricks), the shortfalls are
+    /// sound: meeting none still realises the template.
+    #[test]
+    fn a_shortfall_holds_exactly_when_no_assignment_realises_the_template() {
+        let pos = test_positions::seed(4);
+        let lay = Layout::of(&pos);
+        let all = vec![lay.pool; lay.slots];
+        let mut rng = ChaCha8Rng::seed_from_u64(30);
+        let (mut realised, mut not, mut own_cards) = (0, 0, 0);
+        for _ in 0..40 {
+            let own = shuffled(&lay, &mut rng);
+            let fixed: Vec<u64> = own.iter().map(|&id| 1u64 << id).collect();
+            let Found::Line(line) = OpenSearch::new(&lay, &fixed, u64::MAX).run() else {
+                panic!("every completion of the seed has a line to 4 tricks");
+            };
+            let t = Template::of(&lay, &line, &all);
+            assert!(realised_by_trying(&t, &own));
+            assert!(!falls_short(&t, lay.pool, &own, HALL_TRICKS));
+            assert!(!falls_short(&t, lay.pool, &own, 0));
+            for _ in 0..300 {
+                let other = shuffled(&lay, &mut rng);
+                let by_trying = realised_by_trying(&t, &other);
+                assert_eq!(by_trying, !falls_short(&t, lay.pool, &other, HALL_TRICKS));
+                // With the line's own cards (players in many tricks), meeting no shortfall
+                // still realises it.
+                if !falls_short(&t, lay.pool, &other, 0) {
+                    assert!(by_trying);
+                    own_cards += 1;
+                }
+                match by_trying {
+                    true => realised += 1,
+                    false => not += 1,
+                }
+            }
+        }
+        assert!(
+            realised > 100 && not > 100,
+            "{realised} realised, {not} not"
+        );
+        assert!(
+            own_cards > 10,
+            "{own_cards} realised with the line's own cards"
+        );
+    }
 }

@@ -1,0 +1,246 @@
+//! The completions no template covers yet, as a SAT problem ([`CoverSat`], on batsat): one
+//! variable per (slot, card), each slot holding one card of the pool and each card lying in
+//! one slot, and for each [`Template`] a clause that one of its
+//! [`Template::shortfalls`] holds. A model is a completion realising no template so far; a
+//! proof that there is none covers every completion.
+//!
+//! Invariant: a model always realises none of the templates added, and every completion that
+//! realises none of them satisfies the clauses (each shortfall's "at most k" is encoded with
+//! a literal that a slot's card in its set forces true, so the clauses only ever undercount a
+//! completion's cards meeting it, which a shortfall allows). So "unsatisfiable" is a proof.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+
+use batsat::{Callbacks, ClauseKind, Lit, Solver, SolverInterface, SolverOpts, lbool};
+
+use super::open::bits;
+use super::slots::Layout;
+use super::template::Template;
+
+/// The SAT problem of the uncovered completions.
+pub(super) struct CoverSat {
+    solver: Solver<Budget>,
+    /// `x[s][j]`: slot `s` holds the `j`-th card of the pool.
+    x: Vec<Vec<Lit>>,
+    /// The pool's card ids, in order.
+    pool: Vec<u8>,
+    /// The pool as a card set.
+    pool_set: u64,
+    /// "Slot s holds a card of this set" literals made so far.
+    member: HashMap<(u8, u64), Lit>,
+}
+
+/// What one [`CoverSat::solve`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Uncovered {
+    /// A completion realising no template: the card of each slot.
+    Completion(Vec<u8>),
+    /// Every completion realises one of them.
+    None,
+    /// The conflict budget ran out first.
+    Budget,
+}
+
+/// Counts the solver's conflicts and stops it at a limit.
+#[derive(Default)]
+struct Budget {
+    conflicts: Cell<u64>,
+    limit: Cell<u64>,
+}
+
+impl Callbacks for Budget {
+    fn on_new_clause(&mut self, _c: &[Lit], kind: ClauseKind) {
+        if matches!(kind, ClauseKind::Learnt) {
+            self.conflicts.set(self.conflicts.get() + 1);
+        }
+    }
+
+    fn stop(&self) -> bool {
+        self.conflicts.get() >= self.limit.get()
+    }
+}
+
+impl CoverSat {
+    /// Every completion of `lay`'s slots, none excluded yet.
+    pub fn new(lay: &Layout) -> CoverSat {
+        let mut solver = Solver::new(SolverOpts::default(), Budget::default());
+        let pool: Vec<u8> = bits(lay.pool).collect();
+        let x: Vec<Vec<Lit>> = (0..lay.slots)
+            .map(|_| {
+                pool.iter()
+                    .map(|_| Lit::new(solver.new_var_default(), true))
+                    .collect()
+            })
+            .collect();
+        let mut sat = CoverSat {
+            solver,
+            x,
+            pool,
+            pool_set: lay.pool,
+            member: HashMap::new(),
+        };
+        for s in 0..sat.x.len() {
+            let row = sat.x[s].clone();
+            sat.exactly_one(&row);
+        }
+        for j in 0..sat.pool.len() {
+            let column: Vec<Lit> = sat.x.iter().map(|row| row[j]).collect();
+            sat.exactly_one(&column);
+        }
+        sat
+    }
+
+    /// Conflicts spent so far.
+    pub fn conflicts(&self) -> u64 {
+        self.solver.cb().conflicts.get()
+    }
+
+    /// Exclude the completions realising `t`.
+    pub fn exclude(&mut self, t: &Template) {
+        let Some(shortfalls) = t.shortfalls(self.pool_set) else {
+            return; // nothing realises it
+        };
+        let mut one_of = Vec::with_capacity(shortfalls.len());
+        for f in shortfalls {
+            let holds = Lit::new(self.solver.new_var_default(), true);
+            one_of.push(holds);
+            let meets: Vec<Lit> = f.slots.iter().map(|&(s, m)| self.member(s, m)).collect();
+            self.at_most(holds, &meets, f.at_most);
+        }
+        self.add(one_of);
+    }
+
+    /// `when` implies at most `k` of `lits`: a clause per `k + 1` of them when there are
+    /// few such sets, else a sequential counter (Sinz 2005).
+    fn at_most(&mut self, when: Lit, lits: &[Lit], k: usize) {
+        let n = lits.len();
+        if k >= n {
+            return;
+        }
+        if k == 0 || choose(n, k + 1) <= DIRECT_CLAUSES {
+            for pick in subsets(n, k + 1) {
+                let mut clause = vec![!when];
+                clause.extend(pick.iter().map(|&i| !lits[i]));
+                self.add(clause);
+            }
+            return;
+        }
+        // reg[j]: at least j + 1 of the literals so far are true.
+        let mut reg: Vec<Lit> = Vec::new();
+        for (i, &y) in lits.iter().enumerate() {
+            let next: Vec<Lit> = (0..k)
+                .map(|_| Lit::new(self.solver.new_var_default(), true))
+                .collect();
+            self.add(vec![!y, next[0]]);
+            if i > 0 {
+                for j in 0..k {
+                    self.add(vec![!reg[j], next[j]]);
+                    if j > 0 {
+                        self.add(vec![!y, !reg[j - 1], next[j]]);
+                    }
+                }
+                self.add(vec![!when, !y, !reg[k - 1]]);
+            }
+            reg = next;
+        }
+    }
+
+    /// A completion realising none of the templates excluded so far, within `conflicts` more
+    /// conflicts.
+    pub fn solve(&mut self, conflicts: u64) -> Uncovered {
+        let cb = self.solver.cb();
+        cb.limit.set(cb.conflicts.get().saturating_add(conflicts));
+        let r = self.solver.solve_limited(&[]);
+        if r == lbool::FALSE {
+            return Uncovered::None;
+        }
+        if r != lbool::TRUE {
+            return Uncovered::Budget;
+        }
+        let cards = self
+            .x
+            .iter()
+            .map(|row| {
+                let j = row
+                    .iter()
+                    .position(|&l| self.solver.value_lit(l) == lbool::TRUE)
+                    .expect("a model puts one card in each slot");
+                self.pool[j]
+            })
+            .collect();
+        Uncovered::Completion(cards)
+    }
+
+    /// A literal that is true whenever slot `s` holds a card of `m`.
+    fn member(&mut self, s: u8, m: u64) -> Lit {
+        if let Some(&l) = self.member.get(&(s, m)) {
+            return l;
+        }
+        let l = Lit::new(self.solver.new_var_default(), true);
+        for j in 0..self.pool.len() {
+            if m >> self.pool[j] & 1 == 1 {
+                let xj = self.x[s as usize][j];
+                self.add(vec![!xj, l]);
+            }
+        }
+        self.member.insert((s, m), l);
+        l
+    }
+
+    fn exactly_one(&mut self, lits: &[Lit]) {
+        self.add(lits.to_vec());
+        for a in 0..lits.len() {
+            for b in a + 1..lits.len() {
+                self.add(vec![!lits[a], !lits[b]]);
+            }
+        }
+    }
+
+    fn add(&mut self, mut clause: Vec<Lit>) {
+        self.solver.add_clause_reuse(&mut clause);
+    }
+}
+
+/// The most "k + 1 of these" clauses an "at most k" gets before a counter is used instead.
+const DIRECT_CLAUSES: u64 = 64;
+
+/// n choose k, saturating.
+fn choose(n: usize, k: usize) -> u64 {
+    (0..k as u64).fold(1u64, |c, i| c.saturating_mul(n as u64 - i) / (i + 1))
+}
+
+/// Every `k`-element subset of `0..n`, as index lists in increasing order.
+fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut pick = Vec::with_capacity(k);
+    fn go(n: usize, k: usize, from: usize, pick: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if pick.len() == k {
+            out.push(pick.clone());
+            return;
+        }
+        for i in from..n {
+            if n - i < k - pick.len() {
+                break;
+            }
+            pick.push(i);
+            go(n, k, i + 1, pick, out);
+            pick.pop();
+        }
+    }
+    go(n, k, 0, &mut pick, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_lists_each_k_subset_once() {
+        assert_eq!(subsets(4, 2).len(), 6);
+        assert_eq!(subsets(3, 3), vec![vec![0, 1, 2]]);
+        assert_eq!(subsets(3, 0), vec![Vec::<usize>::new()]);
+        assert!(subsets(2, 3).is_empty());
+    }
+}
