@@ -25,6 +25,7 @@ echo "| export tricks CSV of the paper design, regenerated from the seed (19,999
 rm -f "$WORK/tricks.csv"
 echo "| export tricks CSV of the paper design, read from the trick log | $(peak "$BIN" export tricks --format csv --from "$WORK/sim1t" --out "$WORK/tricks.csv") |"
 rm -rf "$WORK/tricks.csv" "$WORK/sim1t"
+echo "| solve the logic model's seed (default budget: 'for every completion' of 4 open, 3 proved by the SAT-guided templates, 1,000 samples) | $(peak "$BIN" solve "$ROOT/tests/data/solve/logic-model-seed.toml") |"
 
 # The pipeline on the paper's study alone (the committed pipeline.toml without its variants,
 # sweeps and leagues; the policy definitions stay, so the shipped models are copied too).

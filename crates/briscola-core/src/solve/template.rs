@@ -50,7 +50,7 @@ pub(super) struct Shortfall {
 
 /// The most tricks of one player whose every subset [`Template::shortfalls`] lists (2^n of
 /// them); a player in more keeps the line's own cards.
-pub(super) const HALL_TRICKS: usize = 8;
+const HALL_TRICKS: usize = 8;
 
 impl Template {
     /// The template of `line` (found in the region whose domains are `dom`).
