@@ -1,13 +1,15 @@
 //! The completions no template covers yet, as a SAT problem ([`CoverSat`], on batsat): one
-//! variable per (slot, card), each slot holding one card of the pool and each card lying in
-//! one slot, and for each [`Template`] a clause that one of its
-//! [`Template::shortfalls`] holds. A model is a completion realising no template so far; a
-//! proof that there is none covers every completion.
+//! variable per (slot, card), at most one card per slot and one slot per card, a card in
+//! each slot that some template reads (the others are filled with the cards left over), and
+//! for each [`Template`] a clause that one of its [`Template::shortfalls`] holds. A model is
+//! a completion realising no template so far; a proof that there is none covers every
+//! completion. Templates share shortfalls, so each is encoded once.
 //!
 //! Invariant: a model always realises none of the templates added, and every completion that
 //! realises none of them satisfies the clauses (each shortfall's "at most k" is encoded with
 //! a literal that a slot's card in its set forces true, so the clauses only ever undercount a
-//! completion's cards meeting it, which a shortfall allows). So "unsatisfiable" is a proof.
+//! completion's cards meeting it, which a shortfall allows; the slots no template reads are
+//! only held to one card each). So "unsatisfiable" is a proof.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -16,7 +18,7 @@ use batsat::{Callbacks, ClauseKind, Lit, Solver, SolverInterface, SolverOpts, lb
 
 use super::open::bits;
 use super::slots::Layout;
-use super::template::Template;
+use super::template::{Shortfall, Template};
 
 /// The SAT problem of the uncovered completions.
 pub(super) struct CoverSat {
@@ -29,6 +31,10 @@ pub(super) struct CoverSat {
     pool_set: u64,
     /// "Slot s holds a card of this set" literals made so far.
     member: HashMap<(u8, u64), Lit>,
+    /// The literal of each shortfall encoded so far, by (at most, slots).
+    shortfall: HashMap<(usize, Vec<(u8, u64)>), Lit>,
+    /// Whether some template reads the slot (only then must it hold a card).
+    read: Vec<bool>,
 }
 
 /// What one [`CoverSat::solve`] found.
@@ -79,14 +85,16 @@ impl CoverSat {
             pool,
             pool_set: lay.pool,
             member: HashMap::new(),
+            shortfall: HashMap::new(),
+            read: vec![false; lay.slots],
         };
         for s in 0..sat.x.len() {
             let row = sat.x[s].clone();
-            sat.exactly_one(&row);
+            sat.at_most_one(&row);
         }
         for j in 0..sat.pool.len() {
             let column: Vec<Lit> = sat.x.iter().map(|row| row[j]).collect();
-            sat.exactly_one(&column);
+            sat.at_most_one(&column);
         }
         sat
     }
@@ -101,14 +109,29 @@ impl CoverSat {
         let Some(shortfalls) = t.shortfalls(self.pool_set) else {
             return; // nothing realises it
         };
-        let mut one_of = Vec::with_capacity(shortfalls.len());
-        for f in shortfalls {
-            let holds = Lit::new(self.solver.new_var_default(), true);
-            one_of.push(holds);
-            let meets: Vec<Lit> = f.slots.iter().map(|&(s, m)| self.member(s, m)).collect();
-            self.at_most(holds, &meets, f.at_most);
-        }
+        let mut one_of: Vec<Lit> = shortfalls.into_iter().map(|f| self.holds(f)).collect();
+        one_of.sort_unstable_by_key(|l| l.idx());
+        one_of.dedup();
         self.add(one_of);
+    }
+
+    /// A literal that is true only if `f` holds: "slot s's card is outside its set" for a
+    /// single slot that may meet none, else one encoded once per shortfall.
+    fn holds(&mut self, f: Shortfall) -> Lit {
+        if let [(s, m)] = f.slots[..]
+            && f.at_most == 0
+        {
+            return !self.member(s, m);
+        }
+        let key = (f.at_most, f.slots);
+        if let Some(&l) = self.shortfall.get(&key) {
+            return l;
+        }
+        let holds = Lit::new(self.solver.new_var_default(), true);
+        let meets: Vec<Lit> = key.1.iter().map(|&(s, m)| self.member(s, m)).collect();
+        self.at_most(holds, &meets, key.0);
+        self.shortfall.insert(key, holds);
+        holds
     }
 
     /// `when` implies at most `k` of `lits`: a clause per `k + 1` of them when there are
@@ -158,18 +181,29 @@ impl CoverSat {
         if r != lbool::TRUE {
             return Uncovered::Budget;
         }
-        let cards = self
-            .x
-            .iter()
-            .map(|row| {
-                let j = row
+        let mut left: Vec<bool> = vec![true; self.pool.len()];
+        let mut cards: Vec<Option<u8>> = (0..self.x.len())
+            .map(|s| {
+                let j = self.x[s]
                     .iter()
-                    .position(|&l| self.solver.value_lit(l) == lbool::TRUE)
-                    .expect("a model puts one card in each slot");
-                self.pool[j]
+                    .position(|&l| self.solver.value_lit(l) == lbool::TRUE)?;
+                left[j] = false;
+                Some(self.pool[j])
             })
             .collect();
-        Uncovered::Completion(cards)
+        // The slots no template reads take the cards left, in order.
+        let mut rest = (0..self.pool.len())
+            .filter(|&j| left[j])
+            .map(|j| self.pool[j]);
+        for card in cards.iter_mut().filter(|c| c.is_none()) {
+            *card = rest.next();
+        }
+        Uncovered::Completion(
+            cards
+                .into_iter()
+                .map(|c| c.expect("as many cards as slots"))
+                .collect(),
+        )
     }
 
     /// A literal that is true whenever slot `s` holds a card of `m`.
@@ -177,6 +211,7 @@ impl CoverSat {
         if let Some(&l) = self.member.get(&(s, m)) {
             return l;
         }
+        self.read(s);
         let l = Lit::new(self.solver.new_var_default(), true);
         for j in 0..self.pool.len() {
             if m >> self.pool[j] & 1 == 1 {
@@ -188,8 +223,15 @@ impl CoverSat {
         l
     }
 
-    fn exactly_one(&mut self, lits: &[Lit]) {
-        self.add(lits.to_vec());
+    /// Slot `s` is read by a template: it must hold a card.
+    fn read(&mut self, s: u8) {
+        if !std::mem::replace(&mut self.read[s as usize], true) {
+            let row = self.x[s as usize].clone();
+            self.add(row);
+        }
+    }
+
+    fn at_most_one(&mut self, lits: &[Lit]) {
         for a in 0..lits.len() {
             for b in a + 1..lits.len() {
                 self.add(vec![!lits[a], !lits[b]]);

@@ -9,8 +9,9 @@
 //! [`Template::shortfalls`] says the same the other way round, in the form a SAT solver takes
 //! ([`super::cover`]): a completion fails to realise the template exactly when one of the
 //! shortfalls holds, each "at most k of these slots hold a card of their set" (Hall's
-//! condition, over each set of a player's tricks). A player in more than [`HALL_TRICKS`]
-//! tricks keeps the line's own cards instead, one shortfall per slot card it played.
+//! condition, over each set of a player's tricks), none implying another. A player in more
+//! than [`HALL_TRICKS`] tricks keeps the line's own cards instead, one shortfall per slot
+//! card it played.
 //!
 //! Invariant: a completion meeting none of [`Template::shortfalls`] realises the template,
 //! so it has a line reaching the goal.
@@ -90,7 +91,7 @@ impl Template {
                 }
             }
         }
-        Some(out)
+        Some(undominated(out))
     }
 
     /// Hall's condition for player `p`'s tricks in `set` (bit `e` for its `e`-th trick): the
@@ -138,6 +139,29 @@ impl Template {
             })
         })
     }
+}
+
+/// `fs` without each shortfall that implies another (the one implied already holds whenever
+/// it does, so their disjunction is the same), the first of equal ones kept.
+fn undominated(fs: Vec<Shortfall>) -> Vec<Shortfall> {
+    let mask = |f: &Shortfall| f.slots.iter().fold(0u64, |m, &(x, _)| m | 1 << x);
+    let masks: Vec<u64> = fs.iter().map(mask).collect();
+    // `a` holding makes `b` hold: `b` counts no more cards than `a` and allows no fewer.
+    let implies = |i: usize, j: usize| {
+        let (a, b) = (&fs[i], &fs[j]);
+        masks[j] & !masks[i] == 0
+            && a.at_most <= b.at_most
+            && b.slots
+                .iter()
+                .all(|&(x, m)| a.slots.iter().any(|&(y, n)| y == x && m & !n == 0))
+    };
+    let keep: Vec<bool> = (0..fs.len())
+        .map(|i| !(0..fs.len()).any(|j| j != i && implies(i, j) && (j < i || !implies(j, i))))
+        .collect();
+    fs.into_iter()
+        .zip(keep)
+        .filter_map(|(f, k)| k.then_some(f))
+        .collect()
 }
 
 /// Hall's condition for one set of a player's tricks.
@@ -338,6 +362,21 @@ mod tests {
                 meet <= f.at_most
             }),
         }
+    }
+
+    /// A shortfall implying another is dropped (here: fewer allowed, over more slots with
+    /// larger sets); of two equal ones the first stays; one implying nothing stays.
+    #[test]
+    fn undominated_drops_the_shortfalls_that_imply_another() {
+        let f = |at_most, slots: &[(u8, u64)]| Shortfall {
+            at_most,
+            slots: slots.to_vec(),
+        };
+        let weak = f(1, &[(0, 0b01), (1, 0b10)]);
+        let strong = f(0, &[(0, 0b11), (1, 0b10), (2, 0b1)]);
+        let other = f(0, &[(3, 0b1)]);
+        let kept = undominated(vec![strong, weak.clone(), other.clone(), weak.clone()]);
+        assert_eq!(kept, vec![weak, other]);
     }
 
     /// The shortfalls are exact: on the logic model's seed (4 tricks), templates of lines
