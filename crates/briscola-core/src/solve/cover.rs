@@ -276,7 +276,35 @@ fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::open::{Found, OpenSearch};
+    use super::super::test_positions;
     use super::*;
+
+    /// A model is a completion (each pool card in one slot) before any template reads a
+    /// slot and after templates read some: the unread slots get the cards left over. Each
+    /// new model realises no template excluded so far, so the models differ.
+    #[test]
+    fn a_model_puts_each_pool_card_in_one_slot_while_templates_read_some_slots() {
+        let lay = Layout::of(&test_positions::seed(4));
+        let all = vec![lay.pool; lay.slots];
+        let mut sat = CoverSat::new(&lay);
+        let mut seen = Vec::new();
+        for _ in 0..5 {
+            let Uncovered::Completion(cards) = sat.solve(u64::MAX) else {
+                panic!("the seed's 4 tricks are not covered by five templates");
+            };
+            let set = cards.iter().fold(0u64, |m, &c| m | 1 << c);
+            assert_eq!((cards.len(), set), (lay.slots, lay.pool));
+            assert!(!seen.contains(&cards));
+            let fixed: Vec<u64> = cards.iter().map(|&id| 1u64 << id).collect();
+            let Found::Line(line) = OpenSearch::new(&lay, &fixed, u64::MAX).run() else {
+                panic!("every completion of the seed has a line to 4 tricks");
+            };
+            sat.exclude(&Template::of(&lay, &line, &all));
+            seen.push(cards);
+        }
+        assert!(sat.read.iter().any(|&r| r) && !sat.read.iter().all(|&r| r));
+    }
 
     #[test]
     fn subsets_lists_each_k_subset_once() {
