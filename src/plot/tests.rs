@@ -193,6 +193,36 @@ fn writing_twice_gives_identical_bytes() {
     assert_eq!(fa[0].png, "paper/figure2.png");
 }
 
+/// The figures are drawn at once on rayon's threads: one thread and four give the same list
+/// and the same bytes in every file.
+#[test]
+fn the_figures_bytes_do_not_depend_on_the_thread_count() {
+    let results = fixture::results(&["greedy", "hoarder", "counter"]);
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let lists: Vec<Vec<FigureFile>> = [1, 4]
+        .iter()
+        .zip(&dirs)
+        .map(|(&n, dir)| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap();
+            pool.install(|| write_figures(&results, &[], dir.path()).unwrap())
+        })
+        .collect();
+    assert_eq!(lists[0], lists[1]);
+    for f in &lists[0] {
+        for rel in [&f.svg, &f.png] {
+            let x = std::fs::read(dirs[0].path().join(rel)).unwrap();
+            let y = std::fs::read(dirs[1].path().join(rel)).unwrap();
+            assert!(
+                !x.is_empty() && x == y,
+                "{rel} differs between 1 and 4 threads"
+            );
+        }
+    }
+}
+
 #[test]
 fn markup_in_names_is_escaped_in_svg() {
     let results = fixture::results(&["greedy", "<script>x</script>"]);

@@ -1,11 +1,15 @@
 //! [`write_figures`]: every figure of every study (and each league's ratings), as `<study>/<figure>.svg` and
 //! `.png` under one output directory, and the [`FigureFile`] list that names them.
 //!
+//! The figures are drawn at once on rayon's threads, each writing only its own two files.
+//!
 //! Invariant: the list is in study order, then [`FigureKind::ALL`] order, and holds only
-//! relative paths with `/` separators, so it is the same on every machine.
+//! relative paths with `/` separators, so it is the same on every machine and any number of
+//! threads.
 
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::breakeven::{BreakEvenChart, PaperBreakEven};
@@ -167,37 +171,54 @@ fn write_one<F: Figure>(
     Ok(file)
 }
 
+/// One figure to draw: its files and how to write them.
+type Draw<'a> = Box<dyn Fn() -> Result<FigureFile, PlotError> + Send + Sync + 'a>;
+
 /// The figures of one study, written under `out_dir/<study>/`.
 pub fn write_study_figures(
     study: &StudyResults,
     paper_breakeven: &[PaperBreakEven],
     out_dir: &Path,
 ) -> Result<Vec<FigureFile>, PlotError> {
-    check_study_name(&study.name)?;
-    let dir = out_dir.join(&study.name);
-    std::fs::create_dir_all(&dir).map_err(|source| PlotError::Io {
-        path: dir.clone(),
-        source,
-    })?;
-    let mut out = Vec::with_capacity(FigureKind::ALL.len());
+    draw_all(study_draws(study, paper_breakeven, out_dir)?)
+}
+
+/// The figures of one study, its directory made.
+fn study_draws<'a>(
+    study: &'a StudyResults,
+    paper_breakeven: &'a [PaperBreakEven],
+    out_dir: &'a Path,
+) -> Result<Vec<Draw<'a>>, PlotError> {
+    make_dir(&study.name, out_dir)?;
+    let n = &study.name;
+    let mut out: Vec<Draw<'a>> = Vec::with_capacity(FigureKind::ALL.len());
     for kind in FigureKind::ALL {
-        let n = &study.name;
-        let file = match kind {
-            FigureKind::Figure2 => write_one(&Figure2::new(study), n, kind, out_dir)?,
-            FigureKind::Table3 => write_one(&Table3Heatmap::new(study), n, kind, out_dir)?,
-            FigureKind::Table5 => write_one(&Table5Bars::new(study), n, kind, out_dir)?,
-            FigureKind::Folk => write_one(&FolkShare::new(study), n, kind, out_dir)?,
-            FigureKind::Breakeven => write_one(
-                &BreakEvenChart::new(study, paper_breakeven),
-                n,
-                kind,
-                out_dir,
-            )?,
+        let draw: Draw<'a> = match kind {
+            FigureKind::Figure2 => {
+                Box::new(move || write_one(&Figure2::new(study), n, kind, out_dir))
+            }
+            FigureKind::Table3 => {
+                Box::new(move || write_one(&Table3Heatmap::new(study), n, kind, out_dir))
+            }
+            FigureKind::Table5 => {
+                Box::new(move || write_one(&Table5Bars::new(study), n, kind, out_dir))
+            }
+            FigureKind::Folk => {
+                Box::new(move || write_one(&FolkShare::new(study), n, kind, out_dir))
+            }
+            FigureKind::Breakeven => Box::new(move || {
+                write_one(
+                    &BreakEvenChart::new(study, paper_breakeven),
+                    n,
+                    kind,
+                    out_dir,
+                )
+            }),
             FigureKind::Sweep => continue,
             // a league's figures, not a study's
             FigureKind::Ratings | FigureKind::Exploitability => continue,
         };
-        out.push(file);
+        out.push(draw);
     }
     Ok(out)
 }
@@ -205,56 +226,65 @@ pub fn write_study_figures(
 /// Every figure of every study: `out_dir/<study>/{figure2,table3,table5,folk,breakeven}.{svg,png}`.
 /// `paper_breakeven` holds the paper's approximate break-even values (from `published.toml`'s
 /// `[figure2]`, see `report::published::Published::paper_breakeven`), drawn beside ours.
+/// The directories are made (and their names checked) first, in order; the figures are then
+/// drawn on rayon's threads, each writing its own two files.
 pub fn write_figures(
     results: &Results,
     paper_breakeven: &[PaperBreakEven],
     out_dir: &Path,
 ) -> Result<Vec<FigureFile>, PlotError> {
-    let mut out = Vec::new();
+    let mut draws: Vec<Draw<'_>> = Vec::new();
     for study in &results.studies {
-        out.extend(write_study_figures(study, paper_breakeven, out_dir)?);
+        draws.extend(study_draws(study, paper_breakeven, out_dir)?);
     }
     for sweep in &results.sweeps {
-        out.push(write_named(
-            &SweepFigure::new(sweep),
-            &sweep.name,
-            FigureKind::Sweep,
-            out_dir,
-        )?);
+        make_dir(&sweep.name, out_dir)?;
+        draws.push(Box::new(move || {
+            write_one(
+                &SweepFigure::new(sweep),
+                &sweep.name,
+                FigureKind::Sweep,
+                out_dir,
+            )
+        }));
     }
     for league in &results.leagues {
-        out.push(write_named(
-            &LeagueRatings::new(league),
-            &league.name,
-            FigureKind::Ratings,
-            out_dir,
-        )?);
+        make_dir(&league.name, out_dir)?;
+        draws.push(Box::new(move || {
+            write_one(
+                &LeagueRatings::new(league),
+                &league.name,
+                FigureKind::Ratings,
+                out_dir,
+            )
+        }));
     }
     for league in &results.leagues {
         if let Some(r) = &league.reduced {
-            out.push(write_named(
-                &super::exploitability_curve::ExploitabilityCurve::new(r),
-                &league.name,
-                FigureKind::Exploitability,
-                out_dir,
-            )?);
+            draws.push(Box::new(move || {
+                write_one(
+                    &super::exploitability_curve::ExploitabilityCurve::new(r),
+                    &league.name,
+                    FigureKind::Exploitability,
+                    out_dir,
+                )
+            }));
         }
     }
-    Ok(out)
+    draw_all(draws)
 }
 
-/// A figure of its own (a sweep's, a league's) under `out_dir/name/`.
-fn write_named<F: Figure>(
-    fig: &F,
-    name: &str,
-    kind: FigureKind,
-    out_dir: &Path,
-) -> Result<FigureFile, PlotError> {
+/// Draw every figure, at once on rayon's threads; the files listed, or the first error, in
+/// the order given.
+fn draw_all(draws: Vec<Draw<'_>>) -> Result<Vec<FigureFile>, PlotError> {
+    let done: Vec<Result<FigureFile, PlotError>> = draws.par_iter().map(|draw| draw()).collect();
+    done.into_iter().collect()
+}
+
+/// Check a figure directory's name (a study's, a sweep's, a league's) and make it under
+/// `out_dir`.
+fn make_dir(name: &str, out_dir: &Path) -> Result<(), PlotError> {
     check_study_name(name)?;
     let dir = out_dir.join(name);
-    std::fs::create_dir_all(&dir).map_err(|source| PlotError::Io {
-        path: dir.clone(),
-        source,
-    })?;
-    write_one(fig, name, kind, out_dir)
+    std::fs::create_dir_all(&dir).map_err(|source| PlotError::Io { path: dir, source })
 }
