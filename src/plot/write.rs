@@ -190,37 +190,40 @@ fn study_draws<'a>(
     out_dir: &'a Path,
 ) -> Result<Vec<Draw<'a>>, PlotError> {
     make_dir(&study.name, out_dir)?;
-    let n = &study.name;
+    let at = Place {
+        name: &study.name,
+        out_dir,
+    };
     let mut out: Vec<Draw<'a>> = Vec::with_capacity(FigureKind::ALL.len());
     for kind in FigureKind::ALL {
-        let draw: Draw<'a> = match kind {
-            FigureKind::Figure2 => {
-                Box::new(move || write_one(&Figure2::new(study), n, kind, out_dir))
+        out.push(match kind {
+            FigureKind::Figure2 => at.draw(kind, move || Figure2::new(study)),
+            FigureKind::Table3 => at.draw(kind, move || Table3Heatmap::new(study)),
+            FigureKind::Table5 => at.draw(kind, move || Table5Bars::new(study)),
+            FigureKind::Folk => at.draw(kind, move || FolkShare::new(study)),
+            FigureKind::Breakeven => {
+                at.draw(kind, move || BreakEvenChart::new(study, paper_breakeven))
             }
-            FigureKind::Table3 => {
-                Box::new(move || write_one(&Table3Heatmap::new(study), n, kind, out_dir))
-            }
-            FigureKind::Table5 => {
-                Box::new(move || write_one(&Table5Bars::new(study), n, kind, out_dir))
-            }
-            FigureKind::Folk => {
-                Box::new(move || write_one(&FolkShare::new(study), n, kind, out_dir))
-            }
-            FigureKind::Breakeven => Box::new(move || {
-                write_one(
-                    &BreakEvenChart::new(study, paper_breakeven),
-                    n,
-                    kind,
-                    out_dir,
-                )
-            }),
             FigureKind::Sweep => continue,
             // a league's figures, not a study's
             FigureKind::Ratings | FigureKind::Exploitability => continue,
-        };
-        out.push(draw);
+        });
     }
     Ok(out)
+}
+
+/// Where a figure goes: `out_dir/name/`.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    name: &'a str,
+    out_dir: &'a Path,
+}
+
+impl<'a> Place<'a> {
+    /// The figure `fig` makes, drawn as `kind` here.
+    fn draw<F: Figure>(self, kind: FigureKind, fig: impl Fn() -> F + Send + Sync + 'a) -> Draw<'a> {
+        Box::new(move || write_one(&fig(), self.name, kind, self.out_dir))
+    }
 }
 
 /// Every figure of every study: `out_dir/<study>/{figure2,table3,table5,folk,breakeven}.{svg,png}`.
@@ -237,37 +240,23 @@ pub fn write_figures(
     for study in &results.studies {
         draws.extend(study_draws(study, paper_breakeven, out_dir)?);
     }
+    let place = |name| -> Result<Place<'_>, PlotError> {
+        make_dir(name, out_dir)?;
+        Ok(Place { name, out_dir })
+    };
     for sweep in &results.sweeps {
-        make_dir(&sweep.name, out_dir)?;
-        draws.push(Box::new(move || {
-            write_one(
-                &SweepFigure::new(sweep),
-                &sweep.name,
-                FigureKind::Sweep,
-                out_dir,
-            )
-        }));
+        let at = place(&sweep.name)?;
+        draws.push(at.draw(FigureKind::Sweep, move || SweepFigure::new(sweep)));
     }
     for league in &results.leagues {
-        make_dir(&league.name, out_dir)?;
-        draws.push(Box::new(move || {
-            write_one(
-                &LeagueRatings::new(league),
-                &league.name,
-                FigureKind::Ratings,
-                out_dir,
-            )
-        }));
+        let at = place(&league.name)?;
+        draws.push(at.draw(FigureKind::Ratings, move || LeagueRatings::new(league)));
     }
     for league in &results.leagues {
         if let Some(r) = &league.reduced {
-            draws.push(Box::new(move || {
-                write_one(
-                    &super::exploitability_curve::ExploitabilityCurve::new(r),
-                    &league.name,
-                    FigureKind::Exploitability,
-                    out_dir,
-                )
+            let at = place(&league.name)?;
+            draws.push(at.draw(FigureKind::Exploitability, move || {
+                super::exploitability_curve::ExploitabilityCurve::new(r)
             }));
         }
     }
