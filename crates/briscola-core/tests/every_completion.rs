@@ -359,7 +359,7 @@ fn seed() -> Position {
 
 /// The seed within the CLI's default node budget. The search is exact, but the seed's proof
 /// of 4 tricks does not fit in it (`BENCHMARKS.md`, "For every completion: line templates and
-/// a SAT solver": with 2 x 10^8 it was still open after 689 s). So it answers out of budget
+/// a SAT solver": with 2 x 10^8 it was still open after 87 s). So it answers out of budget
 /// rather than guess, the same way every run.
 #[test]
 fn the_seed_is_out_of_budget_the_same_way_every_run() {

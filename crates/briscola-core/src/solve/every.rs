@@ -57,7 +57,6 @@ pub fn every(pos: &Position, max_nodes: u64) -> EveryReport {
         conflicts: 0,
         searches: 0,
     };
-    let all = vec![lay.pool; lay.slots];
     let mut sat = CoverSat::new(&lay);
     let out_of_budget = Answer::OutOfBudget { nodes: max_nodes };
     loop {
@@ -82,7 +81,7 @@ pub fn every(pos: &Position, max_nodes: u64) -> EveryReport {
         report.nodes += search.nodes;
         report.searches += 1;
         match found {
-            Found::Line(line) => sat.exclude(&Template::of(&lay, &line, &all)),
+            Found::Line(line) => sat.exclude(&Template::of(&lay, &line)),
             Found::Not => {
                 report.answer = refutation(&lay, &cards);
                 break;

@@ -54,11 +54,11 @@ pub(super) struct Shortfall {
 const HALL_TRICKS: usize = 8;
 
 impl Template {
-    /// The template of `line` (found in the region whose domains are `dom`).
-    pub fn of(lay: &Layout, line: &[LineTrick], dom: &[u64]) -> Template {
+    /// The template of `line`.
+    pub fn of(lay: &Layout, line: &[LineTrick]) -> Template {
         let mut events = vec![Vec::new(); lay.n];
         for (i, t) in line.iter().enumerate() {
-            for ((p, cond), play) in trick_conds(lay, t, dom).into_iter().zip(&t.plays) {
+            for ((p, cond), play) in trick_conds(lay, t).into_iter().zip(&t.plays) {
                 events[p].push((i as u8, cond, play.slot));
             }
         }
@@ -205,10 +205,10 @@ fn sources(lay: &Layout, line: &[LineTrick]) -> Vec<Vec<(u8, Source)>> {
 
 /// Each player's condition in one trick. A threshold `th` on the strength in the led suit
 /// separates the winner (at least `th`) from the rest (below `th`); of the thresholds the
-/// trick's cards allow, the one keeping the most of its slot cards' domains is taken. A lead
+/// trick's cards allow, the one keeping the most pool cards for its slot cards is taken. A lead
 /// that loses to a card of its own suit keeps its suit; under a winning trump the threshold
 /// is a trump's, so the led suit does not matter.
-fn trick_conds(lay: &Layout, t: &LineTrick, dom: &[u64]) -> Vec<(usize, u64)> {
+fn trick_conds(lay: &Layout, t: &LineTrick) -> Vec<(usize, u64)> {
     let trump = lay.trump;
     let led = t.plays[0].card.suit();
     let w = t.plays[t.best].card;
@@ -233,8 +233,8 @@ fn trick_conds(lay: &Layout, t: &LineTrick, dom: &[u64]) -> Vec<(usize, u64)> {
         t.plays
             .iter()
             .enumerate()
-            .filter_map(|(i, p)| p.slot.map(|x| (i, p, x)))
-            .map(|(i, p, x)| (rule.cond(i, p, th) & dom[x as usize]).count_ones() as u64)
+            .filter(|(_, p)| p.slot.is_some())
+            .map(|(i, p)| (rule.cond(i, p, th) & lay.pool).count_ones() as u64)
             .product()
     };
     // The highest threshold among those keeping the most.
@@ -389,7 +389,6 @@ mod tests {
     fn a_shortfall_holds_exactly_when_no_assignment_realises_the_template() {
         let pos = test_positions::seed(4);
         let lay = Layout::of(&pos);
-        let all = vec![lay.pool; lay.slots];
         let mut rng = ChaCha8Rng::seed_from_u64(30);
         let (mut realised, mut not, mut own_cards) = (0, 0, 0);
         for _ in 0..40 {
@@ -398,7 +397,7 @@ mod tests {
             let Found::Line(line) = OpenSearch::new(&lay, &fixed, u64::MAX).run() else {
                 panic!("every completion of the seed has a line to 4 tricks");
             };
-            let t = Template::of(&lay, &line, &all);
+            let t = Template::of(&lay, &line);
             assert!(realised_by_trying(&t, &own));
             assert!(!falls_short(&t, lay.pool, &own, HALL_TRICKS));
             assert!(!falls_short(&t, lay.pool, &own, 0));
