@@ -49,10 +49,7 @@ where
             "policy chose card {i} of a {}-card hand",
             view.hand.len()
         );
-        let card = view.hand[i];
-        state
-            .play(card, sink)
-            .expect("a card of the seat's playable hand is legal");
+        state.play_legal(i, sink);
     }
     *state.outcome()
 }

@@ -39,11 +39,16 @@ impl Hand {
     }
     #[inline]
     fn remove_card(&mut self, c: Card) {
-        let len = self.len as usize;
-        let i = self.cards[..len]
+        let i = self
+            .as_slice()
             .iter()
             .position(|&x| x == c)
             .expect("the card is in the hand");
+        self.remove_at(i);
+    }
+    #[inline]
+    fn remove_at(&mut self, i: usize) {
+        let len = self.len as usize;
         self.cards.copy_within(i + 1..len, i);
         self.len -= 1;
     }
@@ -121,10 +126,15 @@ pub struct TableState {
     k: usize,
     best_k: usize,
     done: bool,
-    /// The playable cards of the seat to play (its hand, or under must-follow-suit the cards of
-    /// the led suit when it holds one).
+    /// The seat to play (meaningless once `done`): kept so that no step divides by the players.
+    turn: u8,
+    /// Each side's points so far (what every view shows), kept as tricks are won.
+    side_points: [u16; 3],
+    /// Under must-follow-suit, when the seat to play holds the led suit: its cards of that suit
+    /// (`filtered` set); otherwise the seat's whole hand is playable and this is unused.
     legal: [Card; MAX_HAND],
     legal_len: u8,
+    filtered: bool,
     last: Option<TableTrick>,
     /// Every card played so far with its seat, in order (the views' `history`).
     log: [(u8, Card); 40],
@@ -175,8 +185,11 @@ impl TableState {
             k: 0,
             best_k: 0,
             done: false,
+            turn: rules.spec().first_leader,
+            side_points: [0; 3],
             legal: [seq[0]; MAX_HAND],
             legal_len: 0,
+            filtered: false,
             last: None,
             log: [(0, seq[0]); 40],
             log_len: 0,
@@ -193,7 +206,7 @@ impl TableState {
     /// The seat to play, `None` once the game is over.
     #[inline]
     pub fn to_play(&self) -> Option<usize> {
-        (!self.done).then(|| (self.leader + self.k) % self.rules.players())
+        (!self.done).then_some(self.turn as usize)
     }
 
     /// Whether the game is over (every trick played, or a side's claim in Briscola a 31).
@@ -204,7 +217,13 @@ impl TableState {
     /// The cards the seat to play may play (empty once the game is over).
     #[inline]
     pub fn legal(&self) -> &[Card] {
-        &self.legal[..self.legal_len as usize]
+        if self.done {
+            &[]
+        } else if self.filtered {
+            &self.legal[..self.legal_len as usize]
+        } else {
+            self.hands[self.turn as usize].as_slice()
+        }
     }
 
     /// Seat `seat`'s whole hand, in arrival order (what only that seat, or an analysis, may see).
@@ -277,12 +296,14 @@ impl TableState {
         } else {
             full
         };
-        let sides = self.out.side_points(rules);
+        let sides = self.side_points;
         let mine = sides[rules.side_of(seat)];
         let total: u16 = sides.iter().sum();
         let n = rules.players();
         let table = (self.k > 0).then(|| self.cards[self.best_k]);
-        let best_seat = (self.leader + self.best_k) % n;
+        // Only a partnership table has partners: no division by the players otherwise.
+        let partner_winning =
+            table.is_some() && n >= 4 && rules.partners(seat, (self.leader + self.best_k) % n);
         let scoperta = rules.spec().scoperta;
         SeatView {
             hand,
@@ -300,7 +321,7 @@ impl TableState {
             players: n as u8,
             seat: seat as u8,
             trick_cards: &self.cards[..self.k],
-            partner_winning: table.is_some() && rules.partners(seat, best_seat),
+            partner_winning,
             no_trump: self.out.trump.is_none(),
             open_hand: if scoperta {
                 self.hands[(seat + 1) % n].as_slice()
@@ -327,7 +348,7 @@ impl TableState {
         let Some(seat) = self.to_play() else {
             return Err(IllegalPlay::GameOver);
         };
-        if !self.legal().contains(&card) {
+        let Some(i) = self.legal().iter().position(|&c| c == card) else {
             let hand = self.hands[seat].as_slice();
             return Err(if hand.contains(&card) {
                 IllegalPlay::MustFollow {
@@ -341,8 +362,28 @@ impl TableState {
                     hand: HandText::of(hand),
                 }
             });
+        };
+        Ok(self.play_legal(i, sink))
+    }
+
+    /// Play the `i`-th card of [`TableState::legal`] for the seat to play (what a policy's
+    /// choice names: no search of the hand, no error to build).
+    ///
+    /// # Panics
+    /// If the game is over or `i` is not an index of `legal()`: a bug in the caller.
+    pub fn play_legal<S: TableSink + ?Sized>(
+        &mut self,
+        i: usize,
+        sink: &mut S,
+    ) -> Option<TableTrick> {
+        assert!(!self.done, "the game is over: no card can be played");
+        let seat = self.turn as usize;
+        let card = self.legal()[i];
+        if self.filtered {
+            self.hands[seat].remove_card(card);
+        } else {
+            self.hands[seat].remove_at(i);
         }
-        self.hands[seat].remove_card(card);
         self.log[self.log_len as usize] = (seat as u8, card);
         self.log_len += 1;
         self.cards[self.k] = card;
@@ -350,9 +391,15 @@ impl TableState {
             self.best_k = self.k;
         }
         self.k += 1;
-        let done_trick = (self.k == self.rules.players()).then(|| self.finish_trick(sink));
+        let n = self.rules.players();
+        let done_trick = if self.k == n {
+            Some(self.finish_trick(sink))
+        } else {
+            self.turn = if seat + 1 == n { 0 } else { seat as u8 + 1 };
+            None
+        };
         self.find_legal();
-        Ok(done_trick)
+        done_trick
     }
 
     /// The trick's winner takes it; everyone draws; a target claim or the last trick ends the
@@ -364,6 +411,7 @@ impl TableState {
         let winner = (leader + self.best_k) % n;
         let pts: u8 = self.cards[..n].iter().map(|c| c.points()).sum();
         self.out.points[winner] += pts;
+        self.side_points[self.rules.side_of(winner)] += pts as u16;
         self.out.tricks_won[winner] += 1;
         self.out.tricks_played = self.trick;
         for (k, &c) in self.cards[..n].iter().enumerate() {
@@ -395,7 +443,7 @@ impl TableState {
         }
         if let Some(target) = self.rules.spec().target {
             let side = self.rules.side_of(winner);
-            if self.out.side_points(&self.rules)[side] >= target as u16 {
+            if self.side_points[side] >= target as u16 {
                 self.out.claimed_by = Some(side as u8);
                 self.done = true;
             }
@@ -407,6 +455,7 @@ impl TableState {
             self.trick += 1;
         }
         self.leader = winner;
+        self.turn = winner as u8;
         self.k = 0;
         self.best_k = 0;
         self.last = Some(t);
@@ -416,22 +465,19 @@ impl TableState {
     /// Fill `legal` for the seat to play.
     #[inline]
     fn find_legal(&mut self) {
-        self.legal_len = 0;
-        let Some(seat) = self.to_play() else {
+        self.filtered = false;
+        if self.done || self.k == 0 || !self.rules.spec().must_follow_suit {
             return;
-        };
-        let full = self.hands[seat];
-        let lead = (self.k > 0).then(|| self.cards[0]);
-        if let (true, Some(lead)) = (self.rules.spec().must_follow_suit, lead) {
-            for &c in full.as_slice().iter().filter(|c| c.suit() == lead.suit()) {
-                self.legal[self.legal_len as usize] = c;
-                self.legal_len += 1;
-            }
         }
-        if self.legal_len == 0 {
-            self.legal[..full.len as usize].copy_from_slice(full.as_slice());
-            self.legal_len = full.len;
+        let lead = self.cards[0].suit();
+        let full = &self.hands[self.turn as usize];
+        let mut len = 0;
+        for &c in full.as_slice().iter().filter(|c| c.suit() == lead) {
+            self.legal[len] = c;
+            len += 1;
         }
+        self.legal_len = len as u8;
+        self.filtered = len > 0;
     }
 }
 
@@ -462,4 +508,118 @@ pub fn deal_order(rules: &Rules, deck: &Deck) -> ([Card; 40], usize) {
         }
     }
     (seq, len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{RulesSpec, TrumpRule};
+    use proptest::prelude::*;
+
+    /// Rules the state keeps caches for: seats (the seat to play), sides (the points every view
+    /// shows), must-follow-suit (the playable cards) and a target claim (the side points).
+    fn variant(pick: u8) -> Rules {
+        let spec = match pick % 6 {
+            0 => RulesSpec::default(),
+            1 => RulesSpec {
+                players: 3,
+                deck: 39,
+                ..RulesSpec::default()
+            },
+            2 => RulesSpec {
+                players: 4,
+                must_follow_suit: true,
+                first_leader: 2,
+                ..RulesSpec::default()
+            },
+            3 => RulesSpec {
+                players: 6,
+                deck: 36,
+                ..RulesSpec::default()
+            },
+            4 => RulesSpec {
+                hand_size: 5,
+                must_follow_suit: true,
+                trump: TrumpRule::None,
+                ..RulesSpec::default()
+            },
+            _ => RulesSpec {
+                target: Some(31),
+                draw_order: DrawOrder::LoserFirst,
+                ..RulesSpec::default()
+            },
+        };
+        spec.validate().expect("a valid variant")
+    }
+
+    proptest! {
+        /// Playing the i-th playable card by index and by name gives the same game, and what
+        /// the state keeps as it goes (the seat to play, the side points, the playable cards)
+        /// equals what the rules say from scratch at every card.
+        #[test]
+        fn play_legal_plays_the_game_play_does(pick in 0u8..6, seed in any::<u64>(), choices in proptest::collection::vec(0usize..5, 120)) {
+            let rules = variant(pick);
+            let mut deck = Deck::ordered();
+            let mut x = seed | 1;
+            deck.shuffle_with(|n| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x % n as u64) as u32
+            });
+            let mut by_index = TableState::new(&rules, &deck);
+            let mut by_card = by_index.clone();
+            let n = rules.players();
+            for &choice in choices.iter().cycle() {
+                let Some(seat) = by_index.to_play() else { break };
+                prop_assert_eq!(seat, (by_index.leader() + by_index.trick_cards().len()) % n);
+                let hand = by_index.hand(seat);
+                let led = by_index.trick_cards().first().map(|c| c.suit());
+                let follows: Vec<Card> = match led {
+                    Some(s) if rules.spec().must_follow_suit => {
+                        hand.iter().copied().filter(|c| c.suit() == s).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                let expected = if follows.is_empty() { hand.to_vec() } else { follows };
+                prop_assert_eq!(by_index.legal(), &expected[..]);
+                let sides = by_index.outcome().side_points(&rules);
+                let v = by_index.view().expect("a seat to play");
+                let mine = sides[rules.side_of(seat)];
+                prop_assert_eq!(v.my_points as u16, mine);
+                prop_assert_eq!(v.opp_points as u16, sides.iter().sum::<u16>() - mine);
+                let i = choice % expected.len();
+                let a = by_index.play_legal(i, &mut crate::game::NoTricks);
+                let b = by_card.play(expected[i], &mut crate::game::NoTricks);
+                prop_assert_eq!(a, b.expect("a playable card"));
+            }
+            prop_assert!(by_index.is_over() && by_card.is_over());
+            prop_assert_eq!(by_index.outcome(), by_card.outcome());
+            prop_assert_eq!(by_index.legal(), &[] as &[Card]);
+        }
+    }
+
+    #[test]
+    fn an_off_suit_card_under_must_follow_suit_is_refused_and_changes_nothing() {
+        let rules = variant(2);
+        let deck = Deck::ordered();
+        let mut st = TableState::new(&rules, &deck);
+        let lead = st.legal()[0];
+        st.play_legal(0, &mut crate::game::NoTricks);
+        let seat = st.to_play().expect("a seat to play");
+        let hand = st.hand(seat).to_vec();
+        // The ordered deck deals seat 2 (the leader) ids 6-8 and seat 3 ids 9-11: one card of
+        // the led suit and two of the next.
+        let off = hand
+            .iter()
+            .copied()
+            .find(|c| c.suit() != lead.suit())
+            .expect("an off-suit card");
+        assert!(hand.iter().any(|c| c.suit() == lead.suit()), "{hand:?}");
+        let before = (st.legal().to_vec(), st.hand(seat).to_vec());
+        let e = st.play(off, &mut crate::game::NoTricks).unwrap_err();
+        assert!(matches!(e, IllegalPlay::MustFollow { .. }), "{e:?}");
+        assert_eq!((st.legal().to_vec(), st.hand(seat).to_vec()), before);
+        assert!(st.legal().iter().all(|c| c.suit() == lead.suit()));
+    }
 }
