@@ -233,31 +233,53 @@ impl DuelSolver {
     /// Play `c` for the seat to move: the next state and the points difference it settles.
     #[inline]
     fn play(&self, s: State, c: Card) -> (State, i32) {
-        let mut n = s;
+        // Each state is built whole, from values in registers, rather than copied and patched
+        // in place: the patched bytes and hands, read back at once as the copy was passed on,
+        // stalled the store forwarding (17 % of the search's samples in `perf`).
+        let bit = 1u64 << c.id();
+        let [mut h0, mut h1] = s.hands;
         if s.led == NO_CARD {
-            let m = s.leader as usize;
-            n.hands[m] &= !(1u64 << c.id());
-            n.led = c.id();
+            if s.leader == 0 {
+                h0 &= !bit;
+            } else {
+                h1 &= !bit;
+            }
+            let n = State {
+                hands: [h0, h1],
+                next: s.next,
+                leader: s.leader,
+                led: c.id(),
+                depth: s.depth,
+            };
             return (n, 0);
         }
         let leader = s.leader as usize;
-        let follower = 1 - leader;
-        n.hands[follower] &= !(1u64 << c.id());
+        if leader == 0 {
+            h1 &= !bit;
+        } else {
+            h0 &= !bit;
+        }
         let led = Card::from_id(s.led).expect("a led card");
         let (winner, gain) = self.trick(led, c, leader);
-        if s.next < self.stock_len {
-            let (a, b) = (self.stock[s.next as usize], self.stock[s.next as usize + 1]);
+        let mut next = s.next;
+        if next < self.stock_len {
+            let (a, b) = (self.stock[next as usize], self.stock[next as usize + 1]);
             let first = match self.draw_order {
                 DrawOrder::WinnerFirst => winner,
                 DrawOrder::LoserFirst => 1 - winner,
             };
-            n.hands[first] |= 1u64 << a.id();
-            n.hands[1 - first] |= 1u64 << b.id();
-            n.next += 2;
+            let (to0, to1) = if first == 0 { (a, b) } else { (b, a) };
+            h0 |= 1u64 << to0.id();
+            h1 |= 1u64 << to1.id();
+            next += 2;
         }
-        n.leader = winner as u8;
-        n.led = NO_CARD;
-        n.depth -= 1;
+        let n = State {
+            hands: [h0, h1],
+            next,
+            leader: winner as u8,
+            led: NO_CARD,
+            depth: s.depth - 1,
+        };
         (n, gain)
     }
 
@@ -437,8 +459,19 @@ impl DuelSolver {
                 n += 1;
             }
         }
-        // By (points, trump, id), read from the table built for the trump.
-        out[start..n].sort_unstable_by_key(|&id| self.order_key[id as usize]);
+        // By (points, trump, id), read from the table built for the trump: the keys are
+        // distinct, so any sort gives this order; an insertion sort in place, as a hand holds
+        // a few cards (the library's sort was a call per node, 4.5 % of the search's time).
+        for i in start + 1..n {
+            let id = out[i];
+            let key = self.order_key[id as usize];
+            let mut j = i;
+            while j > start && self.order_key[out[j - 1] as usize] > key {
+                out[j] = out[j - 1];
+                j -= 1;
+            }
+            out[j] = id;
+        }
         n
     }
 }
