@@ -11,6 +11,7 @@
 //! empty slot is never the minimum of a hand that holds a card.
 
 use super::card::{Card, Suit};
+use super::seat_view::SeatView;
 
 /// Entries per card-indexed table (`id & 63` needs no bounds check).
 const IDS: usize = 64;
@@ -93,6 +94,54 @@ impl KeyTables {
             }
         }
         Ok(t)
+    }
+}
+
+impl KeyTables {
+    /// The policy's choice in `v` (an index into `v.hand`): the stable minimum of the keys,
+    /// read by the trump-relative ids of the view's cards, as [`super::play_keyed`] plays it;
+    /// for any table whose policy reads only the hand, the card to beat, the trump and the
+    /// public cards (the paper's three), the choice the policy itself makes.
+    #[inline]
+    pub fn choose(&self, v: &SeatView<'_>) -> usize {
+        let trump = v.trump as u8;
+        let mut best = u32::MAX;
+        match v.table {
+            None => {
+                let seen = relative_bits(v.played | 1u64 << v.face_up.id(), trump);
+                for (i, c) in v.hand.iter().enumerate() {
+                    let r = relative(c.id(), trump) as usize;
+                    let key = if self.watch[r] & seen != 0 {
+                        self.lead_watched[r]
+                    } else {
+                        self.lead[r]
+                    };
+                    best = best.min(u32::from(key) << 3 | i as u32);
+                }
+            }
+            Some(led) => {
+                let row = &self.follow[relative(led.id(), trump) as usize];
+                for (i, c) in v.hand.iter().enumerate() {
+                    let key = row[relative(c.id(), trump) as usize];
+                    best = best.min(u32::from(key) << 3 | i as u32);
+                }
+            }
+        }
+        (best & 7) as usize
+    }
+}
+
+/// A set of cards (bit `id`) renamed as [`relative`] renames each: the 40 bits rotated down by
+/// `10 * trump`.
+#[inline(always)]
+fn relative_bits(set: u64, trump: u8) -> u64 {
+    const ALL: u64 = (1 << 40) - 1;
+    let base = 10 * u32::from(trump);
+    let set = set & ALL;
+    if base == 0 {
+        set
+    } else {
+        (set >> base | set << (40 - base)) & ALL
     }
 }
 

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::order::stable_min;
 use super::{AnyPolicy, Explanation, PolicyKind, PolicySpec, TieBreak};
-use crate::game::{Policy, Rules, SeatRng, SeatView};
+use crate::game::{KeyTables, Policy, Rules, SeatRng, SeatView};
 
 /// How a follower reads "win the trick" when its partner is winning.
 #[derive(
@@ -112,6 +112,9 @@ pub struct TablePolicy {
     reading: FollowReading,
     tie: TieBreak,
     trumps_last: bool,
+    /// The paper's three as key tables: each decision is then one table read per card (the
+    /// rule chain's keys computed once, as the two-player engine reads them).
+    keys: Option<Box<KeyTables>>,
 }
 
 impl TablePolicy {
@@ -139,11 +142,20 @@ impl TablePolicy {
             name: spec.name.clone(),
             message: e.to_string(),
         })?;
+        // Only the paper's three: each reads nothing of a view but the hand, the card to beat,
+        // the trump and the public cards, at any table (a rule program may read more).
+        let keys = match &inner {
+            AnyPolicy::Greedy(_) | AnyPolicy::Hoarder(_) | AnyPolicy::Counter(_) => {
+                inner.key_tables().map(Box::new)
+            }
+            _ => None,
+        };
         Ok(TablePolicy {
             inner,
             reading,
             tie: spec.tie_break,
             trumps_last: spec.kind != PolicyKind::Greedy,
+            keys,
         })
     }
 
@@ -204,6 +216,9 @@ impl Policy for TablePolicy {
             return stable_min(v.hand, |c| {
                 ((last && c.suit() == trump) as u32) << 8 | tie.points_then_strength(c) as u32
             });
+        }
+        if let Some(keys) = &self.keys {
+            return keys.choose(v);
         }
         self.inner.choose(v, rng)
     }
@@ -283,6 +298,75 @@ mod tests {
             1,
             "the non-trump King"
         );
+    }
+
+    /// The key tables choose what the rule chain chooses, at every decision of whole games of
+    /// every table size, must-follow-suit and both tie-breaks (each seat's choice played on, so
+    /// the games reach every kind of position the studies meet).
+    #[test]
+    fn the_key_tables_choose_what_the_paper_policies_choose_at_any_table() {
+        use crate::game::{Deck, DrawOrder, NoTricks, TableState};
+        let variants = [
+            RulesSpec::default(),
+            RulesSpec {
+                players: 3,
+                deck: 39,
+                ..RulesSpec::default()
+            },
+            RulesSpec {
+                players: 4,
+                ..RulesSpec::default()
+            },
+            RulesSpec {
+                players: 6,
+                deck: 36,
+                ..RulesSpec::default()
+            },
+            RulesSpec {
+                hand_size: 5,
+                must_follow_suit: true,
+                draw_order: DrawOrder::LoserFirst,
+                ..RulesSpec::default()
+            },
+        ];
+        let mut decisions = 0;
+        for (vi, spec) in variants.iter().enumerate() {
+            let rules = spec.validate().unwrap();
+            for kind in [PolicyKind::Greedy, PolicyKind::Hoarder, PolicyKind::Counter] {
+                for tie in [TieBreak::AsReleased, TieBreak::AsWritten] {
+                    let p = TablePolicy::new(
+                        &PolicySpec::paper(kind, tie),
+                        &rules,
+                        FollowReading::Verbatim,
+                    )
+                    .unwrap();
+                    let keys = p
+                        .keys
+                        .as_ref()
+                        .expect("the paper's policies have key tables");
+                    let mut rng = SeatRng::new([0; 32], 0);
+                    for g in 0..40u64 {
+                        let mut deck = Deck::ordered();
+                        let mut x = (g + 1) * 0x9E37_79B9_7F4A_7C15 + vi as u64;
+                        deck.shuffle_with(|n| {
+                            x ^= x << 13;
+                            x ^= x >> 7;
+                            x ^= x << 17;
+                            (x % u64::from(n)) as u32
+                        });
+                        let mut st = TableState::new(&rules, &deck);
+                        while let Some(v) = st.view() {
+                            let want = p.inner.choose(&v, &mut rng);
+                            assert_eq!(keys.choose(&v), want, "{kind:?} {tie:?} {spec:?} game {g}");
+                            decisions += 1;
+                            st.play_legal(want, &mut NoTricks);
+                        }
+                    }
+                }
+            }
+        }
+        // Every card of each variant's deck is a decision: (40 + 39 + 40 + 36 + 40) x 6 x 40.
+        assert_eq!(decisions, 46_800);
     }
 
     #[test]
