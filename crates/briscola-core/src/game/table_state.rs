@@ -131,10 +131,9 @@ pub struct TableState {
     /// Each side's points so far (what every view shows), kept as tricks are won.
     side_points: [u16; 3],
     /// Under must-follow-suit, when the seat to play holds the led suit: its cards of that suit
-    /// (`filtered` set); otherwise the seat's whole hand is playable and this is unused.
+    /// (`legal_len` > 0); otherwise (`legal_len` 0) the seat's whole hand is playable.
     legal: [Card; MAX_HAND],
     legal_len: u8,
-    filtered: bool,
     last: Option<TableTrick>,
     /// Every card played so far with its seat, in order (the views' `history`).
     log: [(u8, Card); 40],
@@ -189,7 +188,6 @@ impl TableState {
             side_points: [0; 3],
             legal: [seq[0]; MAX_HAND],
             legal_len: 0,
-            filtered: false,
             last: None,
             log: [(0, seq[0]); 40],
             log_len: 0,
@@ -219,7 +217,7 @@ impl TableState {
     pub fn legal(&self) -> &[Card] {
         if self.done {
             &[]
-        } else if self.filtered {
+        } else if self.legal_len > 0 {
             &self.legal[..self.legal_len as usize]
         } else {
             self.hands[self.turn as usize].as_slice()
@@ -379,7 +377,7 @@ impl TableState {
         assert!(!self.done, "the game is over: no card can be played");
         let seat = self.turn as usize;
         let card = self.legal()[i];
-        if self.filtered {
+        if self.legal_len > 0 {
             self.hands[seat].remove_card(card);
         } else {
             self.hands[seat].remove_at(i);
@@ -465,7 +463,7 @@ impl TableState {
     /// Fill `legal` for the seat to play.
     #[inline]
     fn find_legal(&mut self) {
-        self.filtered = false;
+        self.legal_len = 0;
         if self.done || self.k == 0 || !self.rules.spec().must_follow_suit {
             return;
         }
@@ -477,7 +475,6 @@ impl TableState {
             len += 1;
         }
         self.legal_len = len as u8;
-        self.filtered = len > 0;
     }
 }
 
