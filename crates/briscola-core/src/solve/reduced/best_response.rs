@@ -47,7 +47,12 @@ pub(crate) fn best_response(game: &ReducedGame, p: usize, opp: &mut dyn Strategy
         nodes: Vec::new(),
         root: 0.0,
     };
-    game.for_each_deal(ordered, &mut |pr, st| w.walk(st, pr, ROOT, 0));
+    let mut deal = 0;
+    game.for_each_deal(ordered, &mut |pr, st| {
+        w.opp.begin_deal(deal);
+        deal += 1;
+        w.walk(st, pr, ROOT, 0)
+    });
     let Walk {
         mut nodes,
         mut root,
@@ -155,7 +160,14 @@ pub(crate) fn profile_value(
     let ordered = [s0.ordered(), s1.ordered()];
     let mut s: [&mut dyn Strategy; 2] = [s0, s1];
     let mut total = 0.0;
-    game.for_each_deal(ordered, &mut |pr, st| total += pr * walk(game, st, &mut s));
+    let mut deal = 0;
+    game.for_each_deal(ordered, &mut |pr, st| {
+        for strategy in s.iter_mut() {
+            strategy.begin_deal(deal);
+        }
+        deal += 1;
+        total += pr * walk(game, st, &mut s)
+    });
     total
 }
 

@@ -125,8 +125,15 @@ impl State {
 #[inline]
 pub(crate) fn canonical(hand: &[u8]) -> [u8; MAX_HAND] {
     let mut pos = [0u8, 1, 2, 3];
-    let p = &mut pos[..hand.len()];
-    p.sort_unstable_by_key(|&i| hand[i as usize]);
+    // Insertion sort of at most four distinct cards, in place (the library's sort call was a
+    // few per cent of a walk).
+    for i in 1..hand.len().min(MAX_HAND) {
+        let mut j = i;
+        while j > 0 && hand[pos[j - 1] as usize] > hand[pos[j] as usize] {
+            pos.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     pos
 }
 
@@ -139,6 +146,11 @@ pub(crate) trait Strategy {
     /// every order of the dealt hand is enumerated for its seat.
     fn ordered(&self) -> bool {
         false
+    }
+    /// Told before each deal's first decision, with the deal's place in the walk's order of
+    /// deals (0, 1, ...); a strategy that keeps something per deal uses it.
+    fn begin_deal(&mut self, deal: usize) {
+        let _ = deal;
     }
 }
 
