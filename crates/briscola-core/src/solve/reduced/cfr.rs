@@ -10,7 +10,7 @@
 //! while the iterations go on), so its value does not depend on the thread count.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, mpsc};
 
 use super::best_response::{Exploitability, best_response, exploitability_of, profile_value};
 use super::game::ReducedGame;
@@ -180,17 +180,12 @@ impl<'g> Cfr<'g> {
         measured.into_checkpoints()
     }
 
-    /// A copy of the average strategy as it is now, in a spare buffer of `shared` if one is
-    /// free (a fresh one costs a page fault per 4 KiB).
+    /// A copy of the average strategy as it is now, its walks' tapes in `shared`.
     fn snapshot(&self, shared: &Arc<Shared>) -> Snapshot {
-        let mut data = shared.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let data = data.get_or_insert_with(Vec::new);
-        data.clear();
-        data.extend_from_slice(&self.data);
         Snapshot {
             iteration: self.iterations,
             index: Arc::clone(&self.index),
-            data: std::mem::take(data),
+            data: self.data.clone(),
             shared: Arc::clone(shared),
         }
     }
@@ -343,33 +338,19 @@ struct Snapshot {
     iteration: u64,
     index: Arc<KeyMap<u32>>,
     data: Vec<f64>,
-    /// Where its buffer goes back when its walks are done.
+    /// The tapes of the run's checkpoint walks.
     shared: Arc<Shared>,
 }
 
-impl Drop for Snapshot {
-    fn drop(&mut self) {
-        let data = std::mem::take(&mut self.data);
-        self.shared
-            .spare
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(data);
-    }
-}
-
-/// What a run's checkpoint walks share: the newest tape of each kind of lookup ([`Part::walk`])
-/// and the buffers of copies whose walks are done.
+/// What a run's checkpoint walks share: the newest tape of each kind of lookup ([`Part::walk`]).
 struct Shared {
     tapes: [TapeSlot; 4],
-    spare: Mutex<Vec<Vec<f64>>>,
 }
 
 impl Shared {
     fn new(game: &ReducedGame) -> Shared {
         Shared {
             tapes: std::array::from_fn(|_| TapeSlot::new(game.histories())),
-            spare: Mutex::default(),
         }
     }
 }

@@ -1,7 +1,7 @@
-//! The average strategy's lookups of a checkpoint's walk, recorded by each walk and read in
-//! sequence by the next walk of its kind ([`Tape`], [`TapedAverage`]). A checkpoint's tree
-//! walks asked the hash index for every decision's block, a cache miss each and most of their
-//! time, though each asks for nearly the same keys in the same order as the walk of the
+//! The average strategy's lookups of a checkpoint's walk, recorded by one walk and read in
+//! sequence by the walks of its kind after it ([`Tape`], [`TapedAverage`]). A checkpoint's
+//! tree walks asked the hash index for every decision's block, a cache miss each and most of
+//! their time, though each asks for nearly the same keys in the same order as the walk of the
 //! checkpoint before: the index does not change after the first iteration, and a walk skips
 //! only the cards the average strategy never plays, which change little between checkpoints.
 //!
@@ -11,7 +11,7 @@
 //! again from that deal's segment. So the numbers never depend on whether, or which, tape was
 //! read.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::key_map::KeyMap;
 use super::spec::MAX_HAND;
@@ -20,13 +20,32 @@ use super::state::{State, Strategy};
 /// An offset on a tape for a key the index does not hold (the strategy is uniform there).
 const ABSENT: u32 = u32::MAX;
 
+/// Histories up to which walks keep tapes (12 bytes a lookup, about 1.4 lookups a history, a
+/// newest and a recording tape for each of the four slots, and for a moment an older one a walk
+/// still reads: ~135-200 MB at the limit; the committed study's game has 362,880 histories,
+/// 6 MB a tape).
+const TAPES_UP_TO: u128 = 1_000_000;
+
+/// A key on a tape: the information-set key's numeral (below 2^56) with its digit count in the
+/// top byte, one-to-one with the keys it is made from; `None` for a wider key (never on a
+/// tape: it is always looked up).
+#[inline]
+fn short(key: u128) -> Option<u64> {
+    let count = (key >> 120) as u64;
+    let numeral = key & ((1u128 << 120) - 1);
+    (numeral < 1 << 56 && count < 0xff).then_some(numeral as u64 | count << 56)
+}
+
+/// A [`short`] key that no key has (recorded for a wide key).
+const WIDE: u64 = u64::MAX;
+
 /// One walk's lookups of one seat's average strategy, in the order asked, with where each
 /// deal's lookups start.
 #[derive(Default)]
 pub(crate) struct Tape {
     /// The iteration of the numbers the walk read.
     iteration: u64,
-    keys: Vec<u128>,
+    keys: Vec<u64>,
     offs: Vec<u32>,
     /// `starts[d]`: the index of deal `d`'s first lookup.
     starts: Vec<u32>,
@@ -40,32 +59,18 @@ impl Tape {
     }
 }
 
-/// The newest tape of one kind of walk (a checkpoint part's strategy of one seat), and tapes
-/// no walk reads any more, kept to record on (fresh memory costs a page fault per 4 KiB).
+/// The tapes of one kind of walk (a checkpoint part's strategy of one seat): the newest, read
+/// by every walk that starts, and at most one walk recording at a time.
 pub(crate) struct TapeSlot {
     tapes: Mutex<Tapes>,
     /// Whether walks record (games up to [`TAPES_UP_TO`] histories).
     on: bool,
 }
 
-/// Histories up to which walks keep tapes (20 bytes a lookup, about 1.4 lookups a history, a
-/// newest and a recording tape for each of the four slots: ~225 MB at the limit; the committed
-/// study's game has 362,880 histories).
-pub(crate) const TAPES_UP_TO: u128 = 1_000_000;
-
 #[derive(Default)]
 struct Tapes {
     newest: Option<Arc<Tape>>,
-    spare: Vec<Tape>,
-}
-
-impl Tapes {
-    /// Keeps `tape` for recording on if nothing else holds it.
-    fn recycle(&mut self, tape: Arc<Tape>) {
-        if let Ok(tape) = Arc::try_unwrap(tape) {
-            self.spare.push(tape);
-        }
-    }
+    recording: bool,
 }
 
 impl TapeSlot {
@@ -77,62 +82,56 @@ impl TapeSlot {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Tapes> {
+    fn lock(&self) -> MutexGuard<'_, Tapes> {
         self.tapes.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The newest tape to read, and an empty one to record on (with room for as many lookups
-    /// as the newest holds, where a spare one has it).
-    fn take(&self, iteration: u64) -> (Option<Arc<Tape>>, Tape) {
+    /// The newest tape to read, and an empty one to record on unless another walk records
+    /// (with room for as many lookups as the newest holds).
+    fn take(&self, iteration: u64) -> (Option<Arc<Tape>>, Option<Tape>) {
         if !self.on {
-            return (None, Tape::default());
+            return (None, None);
         }
         let mut tapes = self.lock();
         let read = tapes.newest.clone();
-        let mut record = tapes.spare.pop().unwrap_or_default();
+        if tapes.recording {
+            return (read, None);
+        }
+        tapes.recording = true;
         let (lookups, deals) = read
             .as_deref()
             .map_or((0, 0), |t| (t.keys.len(), t.starts.len()));
         let lookups = lookups + lookups / 16;
-        record.iteration = iteration;
-        clear_and_reserve(&mut record.keys, lookups);
-        clear_and_reserve(&mut record.offs, lookups);
-        clear_and_reserve(&mut record.starts, deals);
-        (read, record)
+        let record = Tape {
+            iteration,
+            keys: Vec::with_capacity(lookups),
+            offs: Vec::with_capacity(lookups),
+            starts: Vec::with_capacity(deals),
+        };
+        (read, Some(record))
     }
 
-    /// Keeps `tape` as the newest unless the slot holds one of a later iteration; `read`, the
-    /// tape the walk read, is recycled if no walk holds it any more.
-    fn give_back(&self, tape: Tape, read: Option<Arc<Tape>>) {
-        if !self.on {
+    /// Keeps `record`, a walk's tape, as the newest unless the slot holds one of a later
+    /// iteration.
+    fn give_back(&self, record: Option<Tape>) {
+        let Some(tape) = record else {
             return;
-        }
+        };
         let mut tapes = self.lock();
-        if let Some(read) = read {
-            tapes.recycle(read);
-        }
+        tapes.recording = false;
         if tapes
             .newest
             .as_ref()
             .is_none_or(|h| h.iteration < tape.iteration)
         {
-            if let Some(old) = tapes.newest.replace(Arc::new(tape)) {
-                tapes.recycle(old);
-            }
-        } else {
-            tapes.spare.push(tape);
+            tapes.newest = Some(Arc::new(tape));
         }
     }
 }
 
-/// Empties `v`, keeping room for `n` items (without copying what it held).
-fn clear_and_reserve<T>(v: &mut Vec<T>, n: usize) {
-    v.clear();
-    v.reserve(n);
-}
-
 /// The average strategy of a snapshot's numbers (`index`, `data`), its lookups read from the
-/// newest tape of its slot and recorded for the next walk.
+/// newest tape of its slot and, if no other walk of its kind is recording, recorded for the
+/// walks after it.
 pub(crate) struct TapedAverage<'a> {
     index: &'a KeyMap<u32>,
     data: &'a [f64],
@@ -142,9 +141,10 @@ pub(crate) struct TapedAverage<'a> {
     /// once the deal has left the tape.
     cursor: usize,
     end: usize,
-    record: Tape,
-    /// Lookups answered from `read`.
+    record: Option<Tape>,
+    /// Lookups answered from `read`, and in all.
     read_hits: usize,
+    lookups: usize,
 }
 
 impl<'a> TapedAverage<'a> {
@@ -161,21 +161,26 @@ impl<'a> TapedAverage<'a> {
             index,
             data,
             slot,
-            record,
             read,
             cursor: 0,
             end: 0,
+            record,
             read_hits: 0,
+            lookups: 0,
         }
     }
 
     /// The block offset of `key` (or [`ABSENT`]): the tape's, when it holds that key next.
     #[inline]
     fn offset(&mut self, key: u128) -> u32 {
-        let on_tape = self.read.as_deref().and_then(|tape| {
-            (self.cursor < self.end && tape.keys[self.cursor] == key)
-                .then(|| tape.offs[self.cursor])
-        });
+        let short = short(key);
+        self.lookups += 1;
+        let on_tape = match (self.read.as_deref(), short) {
+            (Some(tape), Some(k)) if self.cursor < self.end && tape.keys[self.cursor] == k => {
+                Some(tape.offs[self.cursor])
+            }
+            _ => None,
+        };
         let off = match on_tape {
             Some(off) => {
                 self.cursor += 1;
@@ -187,19 +192,18 @@ impl<'a> TapedAverage<'a> {
                 self.index.get(&key).copied().unwrap_or(ABSENT)
             }
         };
-        if self.slot.on {
-            self.record.keys.push(key);
-            self.record.offs.push(off);
+        if let Some(record) = &mut self.record {
+            record.keys.push(short.unwrap_or(WIDE));
+            record.offs.push(off);
         }
         off
     }
 
-    /// Ends the walk: its tape goes to the slot for the walks after it. Returns how many of
-    /// its lookups were read from the tape before it, and how many it made in all.
+    /// Ends the walk: a tape it recorded goes to the slot for the walks after it. Returns how
+    /// many of its lookups were read from the tape before it, and how many it made in all.
     pub(crate) fn finish(self) -> (usize, usize) {
-        let counts = (self.read_hits, self.record.keys.len());
-        self.slot.give_back(self.record, self.read);
-        counts
+        self.slot.give_back(self.record);
+        (self.read_hits, self.lookups)
     }
 }
 
@@ -213,9 +217,9 @@ impl Strategy for TapedAverage<'_> {
     }
 
     fn begin_deal(&mut self, deal: usize) {
-        if self.slot.on {
-            debug_assert_eq!(deal, self.record.starts.len(), "deals in order");
-            self.record.starts.push(self.record.keys.len() as u32);
+        if let Some(record) = &mut self.record {
+            debug_assert_eq!(deal, record.starts.len(), "deals in order");
+            record.starts.push(record.keys.len() as u32);
         }
         (self.cursor, self.end) = self.read.as_deref().map_or((0, 0), |t| t.segment(deal));
     }
