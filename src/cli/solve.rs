@@ -89,7 +89,7 @@ pub fn solve(a: SolveArgs) -> Exit {
         samples: a.samples,
         seed: a.seed,
     };
-    outln!("{}", render(&file, &pos, a.tries, budget));
+    outln!("{}", render(&file, &pos, budget));
     Exit::Ok
 }
 
@@ -102,7 +102,7 @@ fn names(set: CardSet) -> Vec<String> {
 }
 
 /// The whole report of one position (what `solve` prints).
-pub fn render(file: &str, pos: &Position, tries: usize, budget: Budget) -> String {
+pub fn render(file: &str, pos: &Position, budget: Budget) -> String {
     let max_nodes = budget.max_nodes;
     let mut o = String::new();
     describe(&mut o, file, pos);
@@ -137,7 +137,7 @@ pub fn render(file: &str, pos: &Position, tries: usize, budget: Budget) -> Strin
     }
     if unknown {
         let every = match &some {
-            Answer::Yes(_) => Feasibility::every(pos, tries, max_nodes),
+            Answer::Yes(_) => Feasibility::every(pos, max_nodes),
             Answer::OutOfBudget { .. } => some.clone(),
             _ => Answer::No(None),
         };

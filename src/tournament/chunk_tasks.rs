@@ -62,11 +62,8 @@ impl ChunkTasks<'_> {
         progress: &dyn Fn(u64),
     ) -> Result<ChunkTally, ShardError> {
         let mut w = TableWriter::create(path)?;
-        let table = |source| ShardError::Table {
-            path: path.to_path_buf(),
-            source,
-        };
-        let schema = game_frame(self.names[0], self.names[1], 1, &[]).map_err(table)?;
+        let table = ShardError::table_at(path);
+        let schema = game_frame(self.names[0], self.names[1], 1, &[]).map_err(&table)?;
         let chunks = self.games.div_ceil(self.chunk_games as u64) as usize;
         let mut tally = ChunkTally::default();
         {
@@ -142,16 +139,13 @@ impl ChunkTasks<'_> {
                 outcomes.push(g);
             }
         }
-        let table = |source| ShardError::Table {
-            path: path.to_path_buf(),
-            source,
-        };
+        let table = ShardError::table_at(path);
         let first_id = self.first_id + from + 1;
-        let df = game_frame(self.names[0], self.names[1], first_id, &outcomes).map_err(table)?;
+        let df = game_frame(self.names[0], self.names[1], first_id, &outcomes).map_err(&table)?;
         let groups = writer
             .encode_and_compress(&df)
             .collect::<PolarsResult<Vec<_>>>()
-            .map_err(table)?;
+            .map_err(&table)?;
         Ok((groups, tally, games as u64))
     }
 }

@@ -52,13 +52,6 @@ impl ShardSpec {
             .collect();
         let games_path = dir.join(GAMES_FILE);
         let tricks_path = dir.join(TRICKS_FILE);
-        let table_err = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| ShardError::Table {
-                path: path.clone(),
-                source,
-            }
-        };
         let mut games_w = TableWriter::create(&games_path)?;
         let mut tricks_w = TableWriter::create(&tricks_path)?;
         let (mut non_tied, mut g1_wins, mut ties) = (0u64, 0u64, 0u64);
@@ -80,14 +73,15 @@ impl ShardSpec {
             let games_writer = scope.spawn(|| -> Result<(), ShardError> {
                 let frame = |(first_id, outcomes): &Outcomes| {
                     seat_game_frame(rules, g1_name, g2_name, *first_id, outcomes)
-                        .map_err(table_err(&games_path))
+                        .map_err(ShardError::table_at(&games_path))
                 };
                 write_in_windows(grx, &mut games_w, frame, game_window)?;
                 games_w.finish()
             });
             let tricks_writer = scope.spawn(|| -> Result<(), ShardError> {
                 let frame = |(first_id, played): &Games| {
-                    seat_trick_frame(rules, *first_id, played).map_err(table_err(&tricks_path))
+                    seat_trick_frame(rules, *first_id, played)
+                        .map_err(ShardError::table_at(&tricks_path))
                 };
                 write_in_windows(trx, &mut tricks_w, frame, window)?;
                 tricks_w.finish()

@@ -324,12 +324,8 @@ impl ShardSpec {
         let written = std::thread::scope(|scope| -> Result<(), ShardError> {
             let writer = scope.spawn(|| -> Result<(), ShardError> {
                 let frame = |c: &OutcomeChunk| {
-                    game_frame(g1_name, g2_name, c.first_id, &c.outcomes).map_err(|source| {
-                        ShardError::Table {
-                            path: games_path.clone(),
-                            source,
-                        }
-                    })
+                    game_frame(g1_name, g2_name, c.first_id, &c.outcomes)
+                        .map_err(ShardError::table_at(&games_path))
                 };
                 write_in_windows(rx, &mut games_w, frame, game_window)?;
                 games_w.finish()
@@ -339,10 +335,7 @@ impl ShardSpec {
                     return Ok(());
                 };
                 let frame = |(first_id, played): &(u64, Vec<super::PlayedGame>)| {
-                    trick_frame(*first_id, played).map_err(|source| ShardError::Table {
-                        path: tricks_path.clone(),
-                        source,
-                    })
+                    trick_frame(*first_id, played).map_err(ShardError::table_at(&tricks_path))
                 };
                 write_in_windows(trx, &mut w, frame, window)?;
                 w.finish()

@@ -3,7 +3,7 @@
 //!
 //! Invariant: every variant's message names the thing at fault; none carries a Rust type name.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use polars::prelude::PolarsError;
 
@@ -81,6 +81,16 @@ impl ShardError {
                 g2,
                 message: e.to_string(),
             },
+        }
+    }
+
+    /// The error for a table of the file at `path` that polars could not build or write, as
+    /// a function of polars' error (for `map_err`).
+    pub(super) fn table_at(path: &Path) -> impl Fn(PolarsError) -> ShardError + use<> {
+        let path = path.to_path_buf();
+        move |source| ShardError::Table {
+            path: path.clone(),
+            source,
         }
     }
 }

@@ -165,12 +165,8 @@ impl TableShardSpec {
                     None => ties += 1,
                 }
             }
-            let gf = table_game_frame(&rules, &labels, done + 1, &played).map_err(|source| {
-                ShardError::Table {
-                    path: games_path.clone(),
-                    source,
-                }
-            })?;
+            let gf = table_game_frame(&rules, &labels, done + 1, &played)
+                .map_err(ShardError::table_at(&games_path))?;
             games_w.write(&gf)?;
             progress(done + played.len() as u64);
             Ok(true)

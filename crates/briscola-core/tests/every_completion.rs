@@ -338,7 +338,7 @@ fn a_budget_cut_search_never_answers_wrongly() {
         let pos = random_position(&mut rng);
         let expected = every_by_brute_force(&pos);
         for budget in [1, 30, 500] {
-            match Feasibility::every(&pos, 0, budget) {
+            match Feasibility::every(&pos, budget) {
                 Answer::Yes(_) => assert!(expected),
                 Answer::No(_) => assert!(!expected),
                 Answer::OutOfBudget { nodes } => assert_eq!(nodes, budget),

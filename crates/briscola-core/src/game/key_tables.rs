@@ -95,9 +95,7 @@ impl KeyTables {
         }
         Ok(t)
     }
-}
 
-impl KeyTables {
     /// The policy's choice in `v` (an index into `v.hand`): the stable minimum of the keys,
     /// read by the trump-relative ids of the view's cards, as [`super::play_keyed`] plays it;
     /// for any table whose policy reads only the hand, the card to beat, the trump and the

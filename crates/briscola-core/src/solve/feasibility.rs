@@ -209,11 +209,8 @@ impl<'p> Feasibility<'p> {
     /// `Yes(None)` is a proof that every completion has a line reaching the goal; `No(Some(c))`
     /// names a completion `c` with no such line (`No(None)`: the position has no unknown card
     /// and no line); [`Answer::OutOfBudget`] when the searches together visit more than
-    /// `max_nodes` nodes. Never [`Answer::Undetermined`]. `tries` is ignored: it numbered the
-    /// seeded completions the earlier, inexact answer tried, and stays so callers need not
-    /// change.
-    pub fn every(pos: &Position, tries: usize, max_nodes: u64) -> Answer {
-        let _ = tries;
+    /// `max_nodes` nodes. Never [`Answer::Undetermined`].
+    pub fn every(pos: &Position, max_nodes: u64) -> Answer {
         super::every::every(pos, max_nodes).answer
     }
 
@@ -663,7 +660,7 @@ mod tests {
             if pos.pool().is_empty() {
                 prop_assert_eq!(lazy, every);
             }
-            match Feasibility::every(&pos, 50, u64::MAX) {
+            match Feasibility::every(&pos, u64::MAX) {
                 Answer::Yes(_) => prop_assert!(every),
                 Answer::No(_) => prop_assert!(!every),
                 other => prop_assert!(false, "every is exact without a budget: {:?}", other),
@@ -677,7 +674,7 @@ mod tests {
                     Answer::Undetermined { .. } => prop_assert!(false, "some is never undetermined"),
                     Answer::OutOfBudget { nodes } => prop_assert_eq!(nodes, budget),
                 }
-                match Feasibility::every(&pos, 20, budget) {
+                match Feasibility::every(&pos, budget) {
                     Answer::Yes(_) => prop_assert!(every),
                     Answer::No(_) => prop_assert!(!every),
                     Answer::Undetermined { .. } | Answer::OutOfBudget { .. } => {}

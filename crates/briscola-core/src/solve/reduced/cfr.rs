@@ -19,7 +19,7 @@ use super::key_map::KeyMap;
 use super::observation::Observation;
 use super::spec::MAX_HAND;
 use super::state::{State, Strategy, canonical};
-use super::tape::{TapeSlot, TapedAverage};
+use super::tape::{TapeSlot, TapedLookups};
 use crate::game::Card;
 use serde::Serialize;
 
@@ -309,10 +309,37 @@ impl Strategy for AverageStrategy<'_> {
     }
 }
 
+/// The average strategy of a checkpoint's copy of the numbers, its blocks found through a walk's
+/// tape ([`TapedLookups`]).
+pub(crate) struct TapedAverage<'a> {
+    lookups: TapedLookups<'a>,
+    data: &'a [f64],
+}
+
+impl TapedAverage<'_> {
+    /// Ends the walk ([`TapedLookups::finish`]): lookups read from the tape, and in all.
+    pub(crate) fn finish(self) -> (usize, usize) {
+        self.lookups.finish()
+    }
+}
+
+impl Strategy for TapedAverage<'_> {
+    #[inline]
+    fn probs(&mut self, st: &State, out: &mut [f64; MAX_HAND]) {
+        let seat = st.sim.mover().expect("a decision");
+        let off = self.lookups.offset(st.key(seat));
+        average_probs_at(self.data, off, st, seat, out);
+    }
+
+    fn begin_deal(&mut self, deal: usize) {
+        self.lookups.begin_deal(deal);
+    }
+}
+
 /// The average strategy of `seat`, to move at `st`, by hand position into `out`: the block at
 /// `off` of `data`, or uniform where the decision has no block (`None`).
 #[inline]
-pub(crate) fn average_probs_at(
+fn average_probs_at(
     data: &[f64],
     off: Option<u32>,
     st: &State,
@@ -374,7 +401,10 @@ impl Part {
     /// response to the other's (Br0 reads seat 1's on tape 2, Br1 seat 0's on tape 3).
     fn walk(self, game: &ReducedGame, snap: &Snapshot) -> Walked {
         let tapes = &snap.shared.tapes;
-        let avg = |t: usize| TapedAverage::new(&snap.index, &snap.data, snap.iteration, &tapes[t]);
+        let avg = |t: usize| TapedAverage {
+            lookups: TapedLookups::new(&snap.index, snap.iteration, &tapes[t]),
+            data: &snap.data,
+        };
         let v = match self {
             Part::Value => {
                 let (mut s0, mut s1) = (avg(0), avg(1));
@@ -484,8 +514,10 @@ mod tests {
         let mut cfr = Cfr::new(&game);
         let slots: [TapeSlot; 4] = std::array::from_fn(|_| TapeSlot::new(game.histories()));
         let walks = |cfr: &Cfr<'_>| {
-            let avg =
-                |t: usize| TapedAverage::new(&cfr.index, &cfr.data, cfr.iterations, &slots[t]);
+            let avg = |t: usize| TapedAverage {
+                lookups: TapedLookups::new(&cfr.index, cfr.iterations, &slots[t]),
+                data: &cfr.data,
+            };
             let (mut s0, mut s1, mut o1, mut o0) = (avg(0), avg(1), avg(2), avg(3));
             let got = [
                 profile_value(&game, &mut s0, &mut s1),

@@ -1,5 +1,5 @@
 //! The average strategy's lookups of a checkpoint's walk, recorded by one walk and read in
-//! sequence by the walks of its kind after it ([`Tape`], [`TapedAverage`]). A checkpoint's
+//! sequence by the walks of its kind after it ([`Tape`], [`TapedLookups`]). A checkpoint's
 //! tree walks asked the hash index for every decision's block, a cache miss each and most of
 //! their time, though each asks for nearly the same keys in the same order as the walk of the
 //! checkpoint before: the index does not change after the first iteration, and a walk skips
@@ -14,8 +14,6 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::key_map::KeyMap;
-use super::spec::MAX_HAND;
-use super::state::{State, Strategy};
 
 /// An offset on a tape for a key the index does not hold (the strategy is uniform there).
 const ABSENT: u32 = u32::MAX;
@@ -129,12 +127,11 @@ impl TapeSlot {
     }
 }
 
-/// The average strategy of a snapshot's numbers (`index`, `data`), its lookups read from the
-/// newest tape of its slot and, if no other walk of its kind is recording, recorded for the
-/// walks after it.
-pub(crate) struct TapedAverage<'a> {
+/// One walk's lookups of information-set blocks in a snapshot's `index`: read from the newest
+/// tape of its slot and, if no other walk of its kind is recording, recorded for the walks
+/// after it.
+pub(crate) struct TapedLookups<'a> {
     index: &'a KeyMap<u32>,
-    data: &'a [f64],
     slot: &'a TapeSlot,
     read: Option<Arc<Tape>>,
     /// The next lookup on `read` and the end of the current deal's segment; `cursor == end`
@@ -147,19 +144,13 @@ pub(crate) struct TapedAverage<'a> {
     lookups: usize,
 }
 
-impl<'a> TapedAverage<'a> {
-    /// The average strategy of `data` (blocks found through `index`), numbers of iteration
-    /// `iteration`, reading and recording through `slot`.
-    pub(crate) fn new(
-        index: &'a KeyMap<u32>,
-        data: &'a [f64],
-        iteration: u64,
-        slot: &'a TapeSlot,
-    ) -> Self {
+impl<'a> TapedLookups<'a> {
+    /// The lookups of a walk on the numbers of iteration `iteration` (blocks found through
+    /// `index`), reading and recording through `slot`.
+    pub(crate) fn new(index: &'a KeyMap<u32>, iteration: u64, slot: &'a TapeSlot) -> Self {
         let (read, record) = slot.take(iteration);
-        TapedAverage {
+        TapedLookups {
             index,
-            data,
             slot,
             read,
             cursor: 0,
@@ -170,9 +161,10 @@ impl<'a> TapedAverage<'a> {
         }
     }
 
-    /// The block offset of `key` (or [`ABSENT`]): the tape's, when it holds that key next.
+    /// The block offset of `key` (`None` where the index holds no block): the tape's, when it
+    /// holds that key next.
     #[inline]
-    fn offset(&mut self, key: u128) -> u32 {
+    pub(crate) fn offset(&mut self, key: u128) -> Option<u32> {
         let short = short(key);
         self.lookups += 1;
         let on_tape = match (self.read.as_deref(), short) {
@@ -196,7 +188,7 @@ impl<'a> TapedAverage<'a> {
             record.keys.push(short.unwrap_or(WIDE));
             record.offs.push(off);
         }
-        off
+        (off != ABSENT).then_some(off)
     }
 
     /// Ends the walk: a tape it recorded goes to the slot for the walks after it. Returns how
@@ -205,18 +197,10 @@ impl<'a> TapedAverage<'a> {
         self.slot.give_back(self.record);
         (self.read_hits, self.lookups)
     }
-}
 
-impl Strategy for TapedAverage<'_> {
-    #[inline]
-    fn probs(&mut self, st: &State, out: &mut [f64; MAX_HAND]) {
-        let seat = st.sim.mover().expect("a decision");
-        let off = self.offset(st.key(seat));
-        let data = self.data;
-        super::cfr::average_probs_at(data, (off != ABSENT).then_some(off), st, seat, out);
-    }
-
-    fn begin_deal(&mut self, deal: usize) {
+    /// Deal `deal` begins (deals in the walk's order, from 0): its lookups are read from that
+    /// deal's segment of the tape.
+    pub(crate) fn begin_deal(&mut self, deal: usize) {
         if let Some(record) = &mut self.record {
             debug_assert_eq!(deal, record.starts.len(), "deals in order");
             record.starts.push(record.keys.len() as u32);
