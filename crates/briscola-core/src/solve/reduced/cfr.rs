@@ -396,9 +396,9 @@ enum Part {
 impl Part {
     const ALL: [Part; 3] = [Part::Value, Part::Br0, Part::Br1];
 
-    /// The walk on `snap`'s numbers, the average strategy's lookups read from (and recorded to)
-    /// its run's tapes: its value (seat 0's and seat 1's strategies on tapes 0 and 1) or a seat's best
-    /// response to the other's (Br0 reads seat 1's on tape 2, Br1 seat 0's on tape 3).
+    /// The walk on `snap`'s numbers, the average strategy's lookups read from (and recorded
+    /// to) its run's tapes: its value (seat 0's and seat 1's strategies on tapes 0 and 1) or a
+    /// seat's best response to the other's (Br0 reads seat 1's on tape 2, Br1 seat 0's on 3).
     fn walk(self, game: &ReducedGame, snap: &Snapshot) -> Walked {
         let tapes = &snap.shared.tapes;
         let avg = |t: usize| TapedAverage {
