@@ -152,19 +152,21 @@ impl<'g> Cfr<'g> {
         let mut measured = Measured::default();
         let mut pending: VecDeque<(u64, Option<usize>)> = VecDeque::new();
         let game = self.game;
-        let shared = Arc::new(Shared::new(self.game));
+        // The newest tape of each kind of lookup the checkpoints' walks make ([`Part::walk`]).
+        let tapes: [TapeSlot; 4] = std::array::from_fn(|_| TapeSlot::new(game.histories()));
+        let tapes = &tapes;
         rayon::in_place_scope(|scope| {
             while self.iterations < end {
                 self.iterate();
                 let t = self.iterations;
                 let slot = (checkpoints.contains(&t) || t == end).then(|| {
                     let slot = measured.open(t);
-                    let snap = Arc::new(self.snapshot(&shared));
+                    let snap = Arc::new(self.snapshot());
                     for part in Part::ALL {
                         let (snap, tx) = (Arc::clone(&snap), tx.clone());
                         scope.spawn(move |_| {
                             // The receiver outlives the scope, so the send cannot fail.
-                            let _ = tx.send((slot, part.walk(game, &snap)));
+                            let _ = tx.send((slot, part.walk(game, &snap, tapes)));
                         });
                     }
                     slot
@@ -180,13 +182,12 @@ impl<'g> Cfr<'g> {
         measured.into_checkpoints()
     }
 
-    /// A copy of the average strategy as it is now, its walks' tapes in `shared`.
-    fn snapshot(&self, shared: &Arc<Shared>) -> Snapshot {
+    /// A copy of the average strategy as it is now.
+    fn snapshot(&self) -> Snapshot {
         Snapshot {
             iteration: self.iterations,
             index: Arc::clone(&self.index),
             data: self.data.clone(),
-            shared: Arc::clone(shared),
         }
     }
 
@@ -365,21 +366,6 @@ struct Snapshot {
     iteration: u64,
     index: Arc<KeyMap<u32>>,
     data: Vec<f64>,
-    /// The tapes of the run's checkpoint walks.
-    shared: Arc<Shared>,
-}
-
-/// What a run's checkpoint walks share: the newest tape of each kind of lookup ([`Part::walk`]).
-struct Shared {
-    tapes: [TapeSlot; 4],
-}
-
-impl Shared {
-    fn new(game: &ReducedGame) -> Shared {
-        Shared {
-            tapes: std::array::from_fn(|_| TapeSlot::new(game.histories())),
-        }
-    }
 }
 
 /// One of a checkpoint's three tree walks ([`exploitability_of`]'s, one each).
@@ -397,10 +383,9 @@ impl Part {
     const ALL: [Part; 3] = [Part::Value, Part::Br0, Part::Br1];
 
     /// The walk on `snap`'s numbers, the average strategy's lookups read from (and recorded
-    /// to) its run's tapes: its value (seat 0's and seat 1's strategies on tapes 0 and 1) or a
-    /// seat's best response to the other's (Br0 reads seat 1's on tape 2, Br1 seat 0's on 3).
-    fn walk(self, game: &ReducedGame, snap: &Snapshot) -> Walked {
-        let tapes = &snap.shared.tapes;
+    /// to) the run's `tapes`: its value (seat 0's and seat 1's strategies on tapes 0 and 1) or
+    /// a seat's best response to the other's (Br0 reads seat 1's on tape 2, Br1 seat 0's on 3).
+    fn walk(self, game: &ReducedGame, snap: &Snapshot, tapes: &[TapeSlot; 4]) -> Walked {
         let avg = |t: usize| TapedAverage {
             lookups: TapedLookups::new(&snap.index, snap.iteration, &tapes[t]),
             data: &snap.data,
