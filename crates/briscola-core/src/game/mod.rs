@@ -9,6 +9,7 @@
 //! function of its rules, its deck, the seats' policies and their random streams ([`SeatRng`]).
 
 mod card;
+mod card_list;
 mod deck;
 mod engine_path;
 mod key_tables;
@@ -29,6 +30,7 @@ mod trick;
 mod trump_use;
 
 pub use card::{Card, Suit};
+pub(crate) use card_list::{CardList, remove_in_order};
 pub use deck::Deck;
 pub use engine_path::{EnginePath, EnginePathError, engine_path, select_engine_path};
 pub use key_tables::KeyTables;

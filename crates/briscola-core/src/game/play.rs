@@ -4,6 +4,7 @@
 //! the briscola counts to 10; hands are ordered lists (draws appended, plays removed in place).
 
 use super::card::{Card, Suit};
+use super::card_list::CardList;
 use super::deck::Deck;
 use super::policy::Policy;
 use super::seat_rng::SeatRng;
@@ -84,40 +85,20 @@ impl GameOutcome {
 }
 
 /// A hand of at most three cards, in arrival order.
-#[derive(Clone, Copy)]
-struct Hand {
-    cards: [Card; 3],
-    len: u8,
-}
+type Hand = CardList<3>;
 
-impl Hand {
-    #[inline]
-    fn as_slice(&self) -> &[Card] {
-        &self.cards[..self.len as usize]
-    }
-    #[inline]
-    fn push(&mut self, c: Card) {
-        self.cards[self.len as usize] = c;
-        self.len += 1;
-    }
-    /// Remove and return card `i`, keeping the others in order.
-    ///
-    /// # Panics
-    /// If `i` is not an index into the hand (a bug in the policy that chose it).
-    #[inline]
-    fn remove(&mut self, i: usize) -> Card {
-        assert!(
-            i < self.len as usize,
-            "policy chose card {i} of a {}-card hand",
-            self.len
-        );
-        let c = self.cards[i];
-        // Shift the later cards down by one, as selects (the index depends on the deal).
-        let [a, b, d] = self.cards;
-        self.cards = [if i < 1 { b } else { a }, if i < 2 { d } else { b }, d];
-        self.len -= 1;
-        c
-    }
+/// Remove and return card `i` of `hand` (what a policy chose), keeping the others in order.
+///
+/// # Panics
+/// If `i` is not an index into the hand (a bug in the policy that chose it).
+#[inline]
+fn take(hand: &mut Hand, i: usize) -> Card {
+    assert!(
+        i < hand.len(),
+        "policy chose card {i} of a {}-card hand",
+        hand.len()
+    );
+    hand.remove(i)
 }
 
 /// What both seats see of the table at the start of a trick.
@@ -164,7 +145,7 @@ where
         history: &'h [(u8, Card)],
     ) -> SeatView<'h> {
         SeatView {
-            hand: hand.as_slice(),
+            hand,
             table: table.copied(),
             trump: t.trump,
             face_up: t.face_up,
@@ -186,7 +167,7 @@ where
     let pts = t.pts;
     let n = log.len;
     let i = pl.choose(&view(hl, None, t, pts, t.leader, &log.plays[..n]), rl);
-    let lead = hl.remove(i);
+    let lead = take(hl, i);
     log.plays[n] = (t.leader, lead);
     let fv = view(
         hf,
@@ -197,7 +178,7 @@ where
         &log.plays[..n + 1],
     );
     let j = pf.choose(&fv, rf);
-    let follow = hf.remove(j);
+    let follow = take(hf, j);
     log.plays[n + 1] = (1 - t.leader, follow);
     log.len = n + 2;
     (lead, follow)
@@ -224,20 +205,11 @@ where
     let cards = deck.cards();
     let face_up = deck.face_up();
     let trump = face_up.suit();
-    let mut hands = [
-        Hand {
-            cards: [cards[0], cards[1], cards[2]],
-            len: 3,
-        },
-        Hand {
-            cards: [cards[3], cards[4], cards[5]],
-            len: 3,
-        },
-    ];
+    let mut hands = [Hand::of(&cards[0..3]), Hand::of(&cards[3..6])];
     let is_trump = |c: Card| (c.suit() == trump) as u8;
     let mut briscole = [
-        hands[0].as_slice().iter().map(|&c| is_trump(c)).sum::<u8>(),
-        hands[1].as_slice().iter().map(|&c| is_trump(c)).sum::<u8>(),
+        hands[0].iter().map(|&c| is_trump(c)).sum::<u8>(),
+        hands[1].iter().map(|&c| is_trump(c)).sum::<u8>(),
     ];
     let mut next = 6usize;
     let mut points = [0u8; 2];

@@ -10,6 +10,7 @@
 //! play may not play.
 
 use super::card::{Card, Suit};
+use super::card_list::CardList;
 use super::deck::Deck;
 use super::rules::{DrawOrder, Rules};
 use super::seat_view::SeatView;
@@ -21,37 +22,19 @@ use super::trick::beats;
 pub(super) const MAX_HAND: usize = 5;
 
 /// A hand of at most five cards, in arrival order.
-#[derive(Clone, Copy, Debug)]
-struct Hand {
-    cards: [Card; MAX_HAND],
-    len: u8,
-}
+type Hand = CardList<MAX_HAND>;
 
-impl Hand {
-    #[inline]
-    fn as_slice(&self) -> &[Card] {
-        &self.cards[..self.len as usize]
-    }
-    #[inline]
-    fn push(&mut self, c: Card) {
-        self.cards[self.len as usize] = c;
-        self.len += 1;
-    }
-    #[inline]
-    fn remove_card(&mut self, c: Card) {
-        let i = self
-            .as_slice()
-            .iter()
-            .position(|&x| x == c)
-            .expect("the card is in the hand");
-        self.remove_at(i);
-    }
-    #[inline]
-    fn remove_at(&mut self, i: usize) {
-        let len = self.len as usize;
-        self.cards.copy_within(i + 1..len, i);
-        self.len -= 1;
-    }
+/// Remove card `c` from `hand`, keeping the others in order.
+///
+/// # Panics
+/// If the hand does not hold `c` (a bug in the caller).
+#[inline]
+fn remove_card(hand: &mut Hand, c: Card) {
+    let i = hand
+        .iter()
+        .position(|&x| x == c)
+        .expect("the card is in the hand");
+    hand.remove(i);
 }
 
 /// Why a card cannot be played now.
@@ -149,10 +132,7 @@ impl TableState {
         let (seq, len) = deal_order(rules, deck);
         let face_up = rules.has_trump().then(|| seq[len - 1]);
         let trump = face_up.map(|c| c.suit());
-        let mut hands = [Hand {
-            cards: [seq[0]; MAX_HAND],
-            len: 0,
-        }; MAX_PLAYERS];
+        let mut hands = [Hand::new(); MAX_PLAYERS];
         let mut out = TableOutcome {
             players: n as u8,
             points: [0; MAX_PLAYERS],
@@ -378,9 +358,9 @@ impl TableState {
         let seat = self.turn as usize;
         let card = self.legal()[i];
         if self.legal_len > 0 {
-            self.hands[seat].remove_card(card);
+            remove_card(&mut self.hands[seat], card);
         } else {
-            self.hands[seat].remove_at(i);
+            self.hands[seat].remove(i);
         }
         self.log[self.log_len as usize] = (seat as u8, card);
         self.log_len += 1;
@@ -470,7 +450,7 @@ impl TableState {
         let lead = self.cards[0].suit();
         let full = &self.hands[self.turn as usize];
         let mut len = 0;
-        for &c in full.as_slice().iter().filter(|c| c.suit() == lead) {
+        for &c in full.iter().filter(|c| c.suit() == lead) {
             self.legal[len] = c;
             len += 1;
         }

@@ -8,7 +8,7 @@
 
 use super::game::ReducedGame;
 use super::spec::MAX_HAND;
-use crate::game::{Card, SeatView, leader_wins};
+use crate::game::{Card, SeatView, leader_wins, remove_in_order};
 
 /// A reduced game in progress, cards as local numbers.
 #[derive(Clone, Copy, Debug)]
@@ -84,10 +84,9 @@ impl Sim {
     #[inline]
     pub fn play(&mut self, game: &ReducedGame, pos: usize) -> (u8, Option<usize>) {
         let seat = self.mover().expect("the game is not over");
-        let len = self.lens[seat] as usize;
         let hand = &mut self.hands[seat];
         let card = hand[pos];
-        hand.copy_within(pos + 1..len, pos);
+        remove_in_order(hand, pos);
         self.lens[seat] -= 1;
         let Some(led) = self.table else {
             self.table = Some(card);
