@@ -32,6 +32,7 @@ mod mixture;
 pub mod onnx;
 mod order;
 mod paper_kind;
+mod past_play_cache;
 mod policy_def;
 mod policy_def_error;
 mod policy_description;
