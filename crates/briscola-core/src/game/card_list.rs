@@ -34,7 +34,10 @@ impl<const N: usize> CardList<N> {
         }
     }
 
-    /// The list of `cards` (at most `N`).
+    /// The list of `cards`.
+    ///
+    /// # Panics
+    /// If there are more than `N` (a bug in the caller).
     #[inline]
     pub(crate) fn of(cards: &[Card]) -> CardList<N> {
         let mut l = CardList::new();
