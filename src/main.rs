@@ -21,9 +21,9 @@ const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 
 /// The purge delay this binary runs with, in milliseconds (mimalloc's default: 1,000). With the
 /// default a cold run of the committed pipeline gave memory back between its jobs and faulted
-/// it in again: 226,000 page faults, 4.5 s of system time; with 10 s, 40,000 and 2.2 s, for
-/// ~60 MB more peak memory (BENCHMARKS.md, "mimalloc's purge delay"). `MIMALLOC_PURGE_DELAY`
-/// in the environment still decides when it is set.
+/// it in again: 153,000-157,000 page faults on 2 cores; with 10 s, 24,000-30,000, for 50-100 MB
+/// more peak memory (BENCHMARKS.md, "mimalloc's purge delay"). `MIMALLOC_PURGE_DELAY` in the
+/// environment still decides when it is set.
 const PURGE_DELAY_MS: std::ffi::c_long = 10_000;
 
 unsafe extern "C" {
