@@ -7,6 +7,7 @@
 //! inserted, less those removed; it is `Copy`, so a search copies a whole position with one
 //! move of bytes (not item by item, as a cloned `ArrayVec` is).
 
+use std::hint::select_unpredictable;
 use std::ops::Deref;
 
 use super::card::Card;
@@ -98,17 +99,11 @@ impl<const N: usize> CardList<N> {
             "card inserted at {i} of a {}-card list of at most {N}",
             self.len
         );
-        // One select per entry, as `remove_in_order` shifts (no call to `memmove`).
+        // One select per entry, as `remove_in_order` shifts (no call to `memmove`, no branch).
         let old = self.cards;
         for (j, x) in self.cards.iter_mut().enumerate() {
             let before = old[j.saturating_sub(1)];
-            *x = if j < i {
-                old[j]
-            } else if j == i {
-                c
-            } else {
-                before
-            };
+            *x = select_unpredictable(j < i, old[j], select_unpredictable(j == i, c, before));
         }
         self.len += 1;
     }
@@ -124,13 +119,15 @@ impl<const N: usize> Deref for CardList<N> {
 
 /// Shift the entries after `i` down by one in a small fixed array, as one select per entry over
 /// the whole array: a `copy_within` of a few bytes is a call to `memmove` on every card played
-/// (1.4 % of a cold pipeline run in the general engine alone, BENCHMARKS.md). The last entry is
-/// left as it was; entries past the caller's length are unspecified.
+/// (1.4 % of a cold pipeline run in the general engine alone, BENCHMARKS.md). The selects are
+/// marked unpredictable (`i` is a policy's choice): as plain `if`s the compiler branched on `i`,
+/// and the mispredictions cost the general engine's team and variant shards 7-8 % (BENCHMARKS.md).
+/// The last entry is left as it was; entries past the caller's length are unspecified.
 #[inline(always)]
 pub(crate) fn remove_in_order<T: Copy, const N: usize>(a: &mut [T; N], i: usize) {
     let old = *a;
     for (j, x) in a[..N - 1].iter_mut().enumerate() {
-        *x = if j < i { old[j] } else { old[j + 1] };
+        *x = select_unpredictable(j < i, old[j], old[j + 1]);
     }
 }
 

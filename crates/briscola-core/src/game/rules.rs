@@ -324,6 +324,7 @@ impl Rules {
     }
 
     /// Tricks in a full game (deck / players).
+    #[inline]
     pub const fn tricks(&self) -> usize {
         self.0.deck as usize / self.0.players as usize
     }

@@ -41,8 +41,10 @@ where
         "one policy and stream per seat"
     );
     let mut state = TableState::new(rules, deck);
-    while let Some(view) = state.view() {
-        let seat = view.seat as usize;
+    // The view is built in place for the seat to play: unwrapping `state.view()`'s `Option`
+    // copied it with wide loads of its narrow stores (a store-forwarding stall on every card).
+    while let Some(seat) = state.to_play() {
+        let view = state.view_of(seat);
         let i = seats[seat].choose(&view, &mut rngs[seat]);
         assert!(
             i < view.hand.len(),
