@@ -288,7 +288,7 @@ impl TableState {
         let total: u16 = sides.iter().sum();
         let n = rules.players();
         let table = (self.k > 0).then(|| self.cards[self.best_k]);
-        // Only a partnership table has partners: no division by the players otherwise.
+        // Only a partnership table has partners.
         let partner_winning = table.is_some()
             && n >= 4
             && rules.partners(seat, seat_after(self.leader, self.best_k, n));
