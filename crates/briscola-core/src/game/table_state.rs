@@ -383,7 +383,7 @@ impl TableState {
         let done_trick = if self.k == n {
             Some(self.finish_trick(sink))
         } else {
-            self.turn = if seat + 1 == n { 0 } else { seat as u8 + 1 };
+            self.turn = seat_after(seat, 1, n) as u8;
             None
         };
         self.find_legal();
