@@ -5,6 +5,10 @@
 //! seat changes. So the groups' walks run on rayon's threads at once, each visiting its deals
 //! in the serial walk's order, and give the serial walk's numbers bit for bit.
 //!
+//! A walk prunes the subtrees that cannot change a number (see [`traverse`]): both seats'
+//! reaches zero and its value unused; a walk reading the recorded order moves past a pruned
+//! subtree's blocks by its count of decisions ([`Subtrees`]).
+//!
 //! Invariant: a seat's information-set key starts with its seat, face-up card and dealt hand
 //! ([`super::state::prefix_of`]), so groups own disjoint blocks; the arithmetic of one visit is
 //! [`traverse`], shared with the first (serial) walk through [`Blocks`].
@@ -13,8 +17,10 @@ use rayon::prelude::*;
 
 use super::game::ReducedGame;
 use super::key_map::KeyMap;
+use super::sim::Sim;
 use super::spec::MAX_HAND;
 use super::state::{State, canonical, prefix_of};
+use super::subtrees::Subtrees;
 
 /// The current strategy of a block's regrets `r` (regret matching; uniform when all are 0).
 #[inline]
@@ -154,7 +160,7 @@ impl Plan {
     pub(crate) fn walk(
         &self,
         game: &ReducedGame,
-        order: &[u32],
+        (order, subtrees): (&[u32], &Subtrees),
         data: &mut [f64],
         p: usize,
         w: f64,
@@ -177,6 +183,7 @@ impl Plan {
         slices.into_par_iter().for_each(|(slice, g)| {
             let mut walk = GroupWalk {
                 order,
+                subtrees,
                 cursor: 0,
                 p,
                 mine: slice,
@@ -187,7 +194,7 @@ impl Plan {
             for &d in &g.deals {
                 let deal = &self.deals[d];
                 walk.cursor = deal.start;
-                traverse(&mut walk, game, &deal.st, p, w, 1.0, deal.pr);
+                traverse(&mut walk, game, &deal.st, p, w, Reach::deal(deal.pr));
             }
         });
     }
@@ -196,6 +203,7 @@ impl Plan {
 /// One group's walk: the serial walk's visits of the group's deals.
 struct GroupWalk<'a> {
     order: &'a [u32],
+    subtrees: &'a Subtrees,
     cursor: usize,
     p: usize,
     mine: &'a mut [f64],
@@ -225,6 +233,12 @@ impl Blocks for GroupWalk<'_> {
     fn block_mut(&mut self, off: usize, len: usize) -> &mut [f64] {
         &mut self.mine[off - self.mine_base..][..2 * len]
     }
+
+    #[inline]
+    fn skip(&mut self, sim: &Sim) -> bool {
+        self.cursor += self.subtrees.below(sim);
+        true
+    }
 }
 
 /// Where a walk finds each decision's block of numbers: the solver's whole table (the first,
@@ -236,23 +250,58 @@ pub(crate) trait Blocks {
     fn regrets(&self, seat: usize, off: usize, len: usize) -> &[f64];
     /// The whole block at `off` (`2 * len` numbers), a decision of the updating seat.
     fn block_mut(&mut self, off: usize, len: usize) -> &mut [f64];
+    /// Pass over the decision at `sim` and its subtree without visiting them (moving past
+    /// their blocks in the order read); false if this walk must visit them (it records the
+    /// order, or finds blocks by key).
+    fn skip(&mut self, sim: &Sim) -> bool;
+}
+
+/// What a visit is reached with: the updating seat's reach `rp`, the opponent's times
+/// chance's `ro`, and whether the value the visit returns is used.
+#[derive(Clone, Copy)]
+pub(crate) struct Reach {
+    rp: f64,
+    ro: f64,
+    used: bool,
+}
+
+impl Reach {
+    /// A deal's first decision, of probability `pr` (the walk discards the value it returns).
+    pub(crate) fn deal(pr: f64) -> Reach {
+        Reach {
+            rp: 1.0,
+            ro: pr,
+            used: false,
+        }
+    }
 }
 
 /// One CFR+ visit and everything below it, updating seat `p` with weight `w`: `p`'s expected
-/// payoff below `st`; `rp` is `p`'s reach, `ro` the opponent's times chance's.
+/// payoff below `st` (reached with `at`).
+///
+/// A subtree both seats reach with probability exactly 0 and whose value nothing uses is
+/// pruned, with every number as a full walk leaves it: below it each regret gains `0 * (v -
+/// node)`, and a regret is never -0 (it starts at +0 and is floored at +0), so it keeps its
+/// bits; each strategy sum gains `w * 0 * sigma`, +0; and its value reaches its parent
+/// multiplied by an exact 0 (the opponent's or the updating seat's probability of the move) or
+/// goes only into regrets that do not move. About half of the later iterations' visits in
+/// the committed reduced game (BENCHMARKS.md).
 pub(crate) fn traverse<B: Blocks>(
     b: &mut B,
     game: &ReducedGame,
     st: &State,
     p: usize,
     w: f64,
-    rp: f64,
-    ro: f64,
+    at: Reach,
 ) -> f64 {
     let Some(seat) = st.sim.mover() else {
         let m = st.sim.margin0() as f64;
         return if p == 0 { m } else { -m };
     };
+    let Reach { rp, ro, used } = at;
+    if rp == 0.0 && ro == 0.0 && !used && b.skip(&st.sim) {
+        return 0.0;
+    }
     let hand = st.sim.hand(seat);
     let len = hand.len();
     let pos = canonical(hand);
@@ -264,8 +313,16 @@ pub(crate) fn traverse<B: Blocks>(
         let mut node = 0.0;
         for i in 0..len {
             let mut vi = 0.0;
+            // The action's value moves the regrets unless `ro` is 0, and the node's value
+            // unless its probability is.
+            let child_used = ro != 0.0 || (used && sigma[i] != 0.0);
             st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
-                vi += pr * traverse(b, game, c, p, w, rp * sigma[i], ro * pr)
+                let at = Reach {
+                    rp: rp * sigma[i],
+                    ro: ro * pr,
+                    used: child_used,
+                };
+                vi += pr * traverse(b, game, c, p, w, at)
             });
             v[i] = vi;
             node += sigma[i] * vi;
@@ -277,7 +334,12 @@ pub(crate) fn traverse<B: Blocks>(
         for i in 0..len {
             let q = sigma[i];
             st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
-                node += q * pr * traverse(b, game, c, p, w, rp, ro * q * pr)
+                let at = Reach {
+                    rp,
+                    ro: ro * q * pr,
+                    used: used && q * pr != 0.0,
+                };
+                node += q * pr * traverse(b, game, c, p, w, at)
             });
         }
         node

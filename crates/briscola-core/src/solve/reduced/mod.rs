@@ -23,6 +23,7 @@ mod policy_eval;
 mod sim;
 mod spec;
 mod state;
+mod subtrees;
 mod tape;
 
 pub use best_response::Exploitability;
