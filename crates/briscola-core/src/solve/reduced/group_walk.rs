@@ -284,8 +284,8 @@ impl Reach {
 /// node)`, and a regret is never -0 (it starts at +0 and is floored at +0), so it keeps its
 /// bits; each strategy sum gains `w * 0 * sigma`, +0; and its value reaches its parent
 /// multiplied by an exact 0 (the opponent's or the updating seat's probability of the move) or
-/// goes only into regrets that do not move. About half of the later iterations' visits in
-/// the committed reduced game (BENCHMARKS.md).
+/// goes only into regrets that do not move. In the committed reduced game's 64 iterations,
+/// 84 M of the 180 M visits had both reaches exactly 0 (BENCHMARKS.md).
 pub(crate) fn traverse<B: Blocks>(
     b: &mut B,
     game: &ReducedGame,
