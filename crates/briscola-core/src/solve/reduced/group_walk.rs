@@ -334,12 +334,13 @@ pub(crate) fn traverse<B: Blocks>(
         for i in 0..len {
             let q = sigma[i];
             st.play(game, pos[i] as usize, &mut |pr: f64, c: &State| {
+                let qp = q * pr;
                 let at = Reach {
                     rp,
                     ro: ro * q * pr,
-                    used: used && q * pr != 0.0,
+                    used: used && qp != 0.0,
                 };
-                node += q * pr * traverse(b, game, c, p, w, at)
+                node += qp * traverse(b, game, c, p, w, at)
             });
         }
         node

@@ -18,7 +18,8 @@ pub(crate) struct Subtrees {
     unknown: usize,
 }
 
-/// Cards both hands hold at most, a led card's seat included.
+/// Cards both hands hold at most, and one more: a count reads the position after a trick's
+/// draws, one card above the position it counts.
 const CARDS: usize = 2 * MAX_HAND + 1;
 
 impl Subtrees {
