@@ -3,17 +3,25 @@
 //! probabilities.
 //!
 //! Invariant: cards are numbered locally `0..deck` in the order of [`ReducedGame::cards`]; the
-//! probabilities of the deals [`ReducedGame::for_each_deal`] yields sum to 1.
+//! probabilities of the deals [`ReducedGame::for_each_deal`] yields sum to 1; every trick's
+//! winner is the engine's [`leader_wins`] (read from a table built with it).
 
 use super::spec::{ReducedSpec, ReducedSpecError};
-use crate::game::{Card, Suit};
+use crate::game::{Card, Suit, leader_wins};
 
 /// A reduced two-player Briscola whose spec has been checked.
 #[derive(Clone, Debug)]
 pub struct ReducedGame {
     spec: ReducedSpec,
     cards: Vec<Card>,
+    /// Every trick by face-up card, led card and answer (local numbers, `deck^3` entries):
+    /// [`FOLLOWER_WINS`] when the answer takes it, or'd with the trick's points. The walks
+    /// resolve millions of tricks; a lookup replaces two card decodings and a comparison.
+    tricks: Vec<u8>,
 }
+
+/// The bit of a [`ReducedGame::trick`] entry set when the follower takes the trick.
+pub(crate) const FOLLOWER_WINS: u8 = 0x80;
 
 impl ReducedGame {
     /// Validates `spec` into a game.
@@ -28,8 +36,30 @@ impl ReducedGame {
                     .iter()
                     .map(move |&r| Card::new(s, r).expect("rank checked"))
             })
-            .collect();
-        Ok(ReducedGame { spec, cards })
+            .collect::<Vec<Card>>();
+        let mut tricks = Vec::with_capacity(cards.len().pow(3));
+        for face in &cards {
+            for &lead in &cards {
+                for &follow in &cards {
+                    let taken = !leader_wins(lead, follow, face.suit());
+                    // At most 22 points (two Aces): below the flag's bit.
+                    tricks.push(u8::from(taken) << 7 | (lead.points() + follow.points()));
+                }
+            }
+        }
+        Ok(ReducedGame {
+            spec,
+            cards,
+            tricks,
+        })
+    }
+
+    /// The trick of `lead` and `follow` with `face` face up (local numbers): its points, or'd
+    /// with [`FOLLOWER_WINS`] when the answer takes it.
+    #[inline]
+    pub(crate) fn trick(&self, face: u8, lead: u8, follow: u8) -> u8 {
+        let n = self.cards.len();
+        self.tricks[(face as usize * n + lead as usize) * n + follow as usize]
     }
 
     /// The spec it was built from.

@@ -1,14 +1,14 @@
 //! One reduced game's table as it is played ([`Sim`]): hands in arrival order, the stock's
-//! count, points and the trick; the one place a reduced trick is resolved (with the engine's
-//! [`leader_wins`]) and a seat's [`SeatView`] is built.
+//! count, points and the trick; the one place a reduced trick is resolved (from the game's
+//! table of tricks, built with the engine's rule) and a seat's [`SeatView`] is built.
 //!
 //! Invariant: hands keep arrival order (draws appended, plays removed in place, as the
 //! two-player engine keeps them); the stock holds `unknown_left` unseen cards plus the
 //! face-up card while `face_in_stock`, and `unknown_left` is odd until the last draw.
 
-use super::game::ReducedGame;
+use super::game::{FOLLOWER_WINS, ReducedGame};
 use super::spec::MAX_HAND;
-use crate::game::{Card, SeatView, leader_wins, remove_in_order};
+use crate::game::{Card, SeatView, remove_in_order};
 
 /// A reduced game in progress, cards as local numbers.
 #[derive(Clone, Copy, Debug)]
@@ -93,16 +93,10 @@ impl Sim {
             return (card, None);
         };
         let cards = game.cards();
-        let (lead, follow) = (cards[led as usize], cards[card as usize]);
-        let trump = cards[self.face_up as usize].suit();
-        let leader = self.leader as usize;
-        let winner = if leader_wins(lead, follow, trump) {
-            leader
-        } else {
-            1 - leader
-        };
-        self.points[winner] += lead.points() + follow.points();
-        self.played_ids |= 1u64 << lead.id() | 1u64 << follow.id();
+        let trick = game.trick(self.face_up, led, card);
+        let winner = self.leader as usize ^ usize::from(trick & FOLLOWER_WINS != 0);
+        self.points[winner] += trick & !FOLLOWER_WINS;
+        self.played_ids |= 1u64 << cards[led as usize].id() | 1u64 << cards[card as usize].id();
         self.table = None;
         self.trick += 1;
         self.leader = winner as u8;
