@@ -13,19 +13,20 @@ use briscola::pipeline::runner::RunError;
 use briscola::table::ReplayError;
 use briscola::tournament::{ExportError, TournamentError};
 
-/// `println!` that ignores a closed stdout (e.g. piped into `head`) instead of panicking.
+/// `println!` that ignores a closed stdout (e.g. piped into `head`) instead of panicking, and
+/// notes any other failure ([`note_stdout`]).
 macro_rules! outln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+        $crate::cli::error::note_stdout(writeln!(std::io::stdout().lock(), $($arg)*));
     }};
 }
 
-/// `print!` that ignores a closed stdout.
+/// `print!` that ignores a closed stdout, as [`outln`].
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!(std::io::stdout().lock(), $($arg)*);
+        $crate::cli::error::note_stdout(write!(std::io::stdout().lock(), $($arg)*));
     }};
 }
 
@@ -35,6 +36,28 @@ macro_rules! errln {
         use std::io::Write as _;
         let _ = writeln!(std::io::stderr().lock(), $($arg)*);
     }};
+}
+
+/// The first failure to write standard output other than a closed pipe (a full disk,
+/// `/dev/full`): the command then exits 1 saying so ([`stdout_failure`]), where it would
+/// have claimed success for output no one got.
+static STDOUT_FAILED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Note the result of a write to standard output: a closed pipe (`| head`) is the reader's
+/// choice and passes; any other failure is kept for [`stdout_failure`].
+pub fn note_stdout(r: std::io::Result<()>) {
+    if let Err(e) = r
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        let _ = STDOUT_FAILED.set(e.to_string());
+    }
+}
+
+/// Flush standard output; the first failure noted, if any.
+pub fn stdout_failure() -> Option<String> {
+    use std::io::Write as _;
+    note_stdout(std::io::stdout().flush());
+    STDOUT_FAILED.get().cloned()
 }
 
 /// The documented exit codes.

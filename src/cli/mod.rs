@@ -218,6 +218,18 @@ fn select_engine_from_env() -> Result<(), CliError> {
 
 /// Run a parsed command; returns the exit code.
 pub fn execute(cli: Cli) -> Exit {
+    let code = run_command(cli);
+    match error::stdout_failure() {
+        Some(e) if code == Exit::Ok => {
+            errln!("error: cannot write to standard output: {e}");
+            Exit::StageFailed
+        }
+        _ => code,
+    }
+}
+
+/// The command's own exit code (before standard output's last flush).
+fn run_command(cli: Cli) -> Exit {
     if let Err(e) = select_engine_from_env() {
         return report(&e);
     }
@@ -283,8 +295,7 @@ impl RunObserver for Printer {
     }
     fn job_finished(&mut self, report: &JobReport) {
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{}", report.line());
-        let _ = out.flush();
+        error::note_stdout(writeln!(out, "{}", report.line()).and_then(|()| out.flush()));
     }
 }
 
@@ -501,6 +512,16 @@ fn take_mutex(layout: &Layout, command: &str) -> Result<RunMutex, CliError> {
 
 fn cmd_verify(a: ConfigArgs) -> Result<Exit, CliError> {
     let (_cfg, jobs, layout) = load(&a.config)?;
+    let lock = layout.lock_file();
+    // Nothing run here yet: one sentence, not a line per job, and no `outputs/` made (the
+    // mutex's file would be its first entry).
+    if !lock.exists() {
+        errln!(
+            "error: verify: there is no {} to check against (nothing has been run with this config here); `briscola run` writes it",
+            lock.display()
+        );
+        return Ok(Exit::VerifyFailed);
+    }
     // Shared: verify writes nothing, so it runs on a read-only tree and beside other verifies.
     let _m = RunMutex::acquire_shared(&layout.run_mutex(), WaitPolicy::Wait, &mut |h| {
         Printer.waiting_for_lock(h)
@@ -515,7 +536,6 @@ fn cmd_verify(a: ConfigArgs) -> Result<Exit, CliError> {
             report.dangling_records
         );
     }
-    let lock = layout.lock_file();
     if report.ok() {
         outln!(
             "verify: ok: {} published files match {}, {} cached objects intact",

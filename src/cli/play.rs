@@ -279,12 +279,17 @@ pub(super) fn print_json_or_text(json_value: serde_json::Value, text: String, js
     } else {
         text
     };
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    super::error::note_stdout(std::io::stdout().lock().write_all(text.as_bytes()));
     Exit::Ok
 }
 
-/// The opponent named `name`: from the study file if it defines it, else a paper kind.
-pub(super) fn opponent(config: &Option<PathBuf>, name: &str) -> Result<PolicySpec, Exit> {
+/// The policy named `name` (given as `flag`: `--opponent` or `--partner`): from the study file
+/// if it defines it, else a built-in kind.
+pub(super) fn opponent(
+    config: &Option<PathBuf>,
+    flag: &str,
+    name: &str,
+) -> Result<PolicySpec, Exit> {
     let config = match config {
         Some(p) if !p.exists() => {
             return Err(bad(format!(
@@ -311,7 +316,7 @@ pub(super) fn opponent(config: &Option<PathBuf>, name: &str) -> Result<PolicySpe
             names.sort();
             names.dedup();
             Err(bad(format!(
-                "--opponent {name}: no such policy; choose one of {}",
+                "{flag} {name}: no such policy; choose one of {}",
                 names.join(", ")
             )))
         }
@@ -373,7 +378,7 @@ pub fn play(a: PlayArgs) -> Exit {
             a.seat
         ));
     }
-    let spec = match opponent(&a.config, &a.opponent) {
+    let spec = match opponent(&a.config, "--opponent", &a.opponent) {
         Ok(s) => s,
         Err(code) => return code,
     };

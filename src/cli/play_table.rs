@@ -61,9 +61,9 @@ fn prepare(a: &PlayArgs) -> Result<Table, Exit> {
             "--partner: a game of {n} players has no partners (give --players 4 or 6)"
         )));
     }
-    let opp = opponent(&a.config, &a.opponent)?;
+    let opp = opponent(&a.config, "--opponent", &a.opponent)?;
     let partner = match &a.partner {
-        Some(p) => opponent(&a.config, p)?,
+        Some(p) => opponent(&a.config, "--partner", p)?,
         None => opp.clone(),
     };
     let person = usize::from(a.seat) - 1;

@@ -31,7 +31,7 @@ pub struct PoliciesArgs {
 
 macro_rules! outln {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+        $crate::cli::error::note_stdout(writeln!(std::io::stdout().lock(), $($arg)*));
     }};
 }
 

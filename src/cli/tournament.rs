@@ -18,8 +18,8 @@ use briscola::pipeline::stored_games::stored_games;
 use briscola::policy::{FollowReading, MAX_THRESHOLD, PolicyKind, PolicySpec, TieBreak};
 use briscola::tournament::{
     DealSourceKind, Export, ExportDest, ExportFormat, ExportShard, ExportTable, GamesProblem,
-    MANIFEST_FILE, OutState, SpecError, TournamentSpec, check_destination, check_shard_files,
-    export as run_export, out_state, read_manifest, run_tournament, total_games_problem,
+    MANIFEST_FILE, SpecError, TournamentSpec, check_destination, check_out, check_shard_files,
+    export as run_export, read_manifest, run_tournament, total_games_problem,
 };
 
 use super::error::{CliError, Exit};
@@ -84,8 +84,8 @@ pub struct SimulateArgs {
     #[arg(long, allow_negative_numbers = true, conflicts_with = "config",
           value_parser = clap::value_parser!(u8).range(0..=(MAX_THRESHOLD as i64)))]
     pub threshold: Option<u8>,
-    /// Replace a non-empty --out directory (atomically: it holds the old tournament until the
-    /// new one is complete).
+    /// Replace the tournament an earlier `simulate` wrote in --out (atomically: it holds the old
+    /// tournament until the new one is complete); a directory of other files is refused.
     #[arg(long)]
     pub force: bool,
     /// Also write each matchup's trick table (tricks.parquet, 20 rows per game). The analysis
@@ -93,7 +93,7 @@ pub struct SimulateArgs {
     /// Default: the config's simulate.trick_log, else off.
     #[arg(long)]
     pub trick_log: bool,
-    /// Output directory: must not exist, be empty, or (with --force) be replaced. The tournament
+    /// Output directory: must not exist, be empty, or (with --force) hold a tournament. The tournament
     /// is written into a temporary directory beside it and renamed into place when complete, so
     /// an interrupted run leaves it as it was.
     #[arg(long, value_name = "DIR")]
@@ -357,13 +357,7 @@ fn simulate_rules(
 pub fn simulate(a: SimulateArgs) -> Result<Exit, CliError> {
     let spec = simulate_spec(&a)?;
     let out = &a.out;
-    let state = out_state(out).map_err(|e| usage(format!("--out {e}")))?;
-    if state == OutState::NonEmpty && !a.force {
-        return Err(usage(format!(
-            "--out {}: the directory is not empty; name a new or empty directory, or give --force to replace it (atomically, once the new tournament is complete)",
-            out.display()
-        )));
-    }
+    check_out(out, a.force).map_err(|e| usage(format!("--out {e}")))?;
     // The tournament is written beside `out` first, then renamed: its directory must take a
     // new entry (refused before any game is played, not after).
     if let Err(problem) = briscola::files::dir_writable(briscola::files::parent_dir(out)) {

@@ -147,7 +147,11 @@ pub fn route(method: &Method, url: &str, body: &str, sessions: &Sessions) -> Rep
         (Method::Get, [""]) | (Method::Get, ["index.html"]) => Reply::Page,
         (Method::Get, ["api", "options"]) => Reply::Json(200, sessions.options()),
         (Method::Post, ["api", "games"]) => reply(
-            json_body::<NewGame>(body, "a new game").and_then(|g| sessions.start(g)),
+            json_body::<NewGame>(
+                body,
+                "a new game (fields: players 2, 3, 4 or 6; seat 1 to players; opponent and partner, policy names from /api/options; seed, a whole number; signals, true or false)",
+            )
+            .and_then(|g| sessions.start(g)),
             201,
         ),
         (Method::Get, ["api", "games", id]) => reply(sessions.view(id), 200),

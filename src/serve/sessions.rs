@@ -38,12 +38,13 @@ pub struct PolicyChoice {
 #[derive(Clone, Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
-    /// 2, 3, 4 or 6.
+    /// 2, 3, 4 or 6 (read as any whole number, so that a wrong one is refused with the
+    /// table's range rather than the storage type's).
     #[serde(default = "two")]
-    pub players: u8,
+    pub players: u64,
     /// The person's seat, 1-based.
     #[serde(default = "one")]
-    pub seat: u8,
+    pub seat: u64,
     /// The opponents' policy.
     #[serde(default = "counter")]
     pub opponent: String,
@@ -58,10 +59,10 @@ pub struct NewGame {
     pub signals: bool,
 }
 
-fn two() -> u8 {
+fn two() -> u64 {
     2
 }
-fn one() -> u8 {
+fn one() -> u64 {
     1
 }
 fn counter() -> String {
@@ -145,7 +146,7 @@ impl Sessions {
     /// Start a match; returns its id and the first game's view.
     pub fn start(&self, ask: NewGame) -> Result<Value, Refusal> {
         let rules = match ask.players {
-            2 | 3 | 4 | 6 => RulesSpec::for_players(ask.players),
+            p @ (2 | 3 | 4 | 6) => RulesSpec::for_players(p as u8),
             p => {
                 return Err(bad(format!(
                     "players {p}: Briscola is played by 2, 3, 4 or 6"
@@ -156,7 +157,7 @@ impl Sessions {
             .validate()
             .map_err(|e| bad(format!("players {}: {e}", ask.players)))?;
         let n = valid.players();
-        if ask.seat == 0 || usize::from(ask.seat) > n {
+        if ask.seat == 0 || ask.seat > n as u64 {
             return Err(bad(format!(
                 "seat {}: a game of {n} players has seats 1 to {n}",
                 ask.seat
@@ -165,6 +166,11 @@ impl Sessions {
         if ask.partner.is_some() && valid.sides() == n {
             return Err(bad(format!(
                 "partner: a game of {n} players has no partners (choose 4 or 6 players)"
+            )));
+        }
+        if ask.signals && valid.sides() == n {
+            return Err(bad(format!(
+                "signals: partners signal, and a game of {n} players has none (choose 4 or 6 players, or leave signals out)"
             )));
         }
         if ask.seed.is_some_and(|s| s > i64::MAX as u64) {
@@ -178,7 +184,7 @@ impl Sessions {
             Some(p) => resolve("partner", p)?,
             None => opp.clone(),
         };
-        let person = usize::from(ask.seat) - 1;
+        let person = ask.seat as usize - 1;
         let specs: Vec<Option<PolicySpec>> = (0..n)
             .map(|s| {
                 if s == person {
@@ -266,7 +272,7 @@ impl Sessions {
         let s = self.find(id)?;
         let mut s = s.lock().unwrap_or_else(|e| e.into_inner());
         s.last_used = self.tick();
-        let person = usize::from(s.ask.seat) - 1;
+        let person = s.ask.seat as usize - 1;
         s.game = Session::deal(s.rules, s.seed, &s.specs, person, s.game_no)?;
         s.replays += 1;
         s.saved = None;
@@ -278,7 +284,7 @@ impl Sessions {
         let s = self.find(id)?;
         let mut s = s.lock().unwrap_or_else(|e| e.into_inner());
         s.last_used = self.tick();
-        let person = usize::from(s.ask.seat) - 1;
+        let person = s.ask.seat as usize - 1;
         // The new game is dealt first: a refusal leaves the match as it was.
         s.game = Session::deal(s.rules, s.seed, &s.specs, person, s.game_no + 1)?;
         s.game_no += 1;

@@ -51,8 +51,8 @@ pub use shard_tables::{GAME_COLUMNS, TRICK_COLUMNS, game_frame, trick_frame, win
 pub use table_batch::{TableGame, play_batch_seats};
 pub use table_shard::{TableShardSpec, TableShardSummary, seat_table_problem, table_game_frame};
 pub use tournament_run::{
-    MANIFEST_FILE, Manifest, ManifestShard, OutState, TournamentError, check_shard_files,
-    file_kind, out_state, read_manifest, run_tournament,
+    MANIFEST_FILE, Manifest, ManifestShard, OutState, TournamentError, check_out,
+    check_shard_files, file_kind, out_state, read_manifest, run_tournament,
 };
 pub use tournament_spec::{
     GamesProblem, MAX_GAMES, SpecError, TournamentSpec, check_policies, per_matchup_problem,

@@ -102,6 +102,47 @@ pub fn out_state(out: &Path) -> Result<OutState, TournamentError> {
     }
 }
 
+/// What `out` holds, refused unless a tournament may be written there: absent, empty, or
+/// (with `force`) a tournament an earlier `simulate` wrote (it holds [`MANIFEST_FILE`]) that
+/// neither is nor holds the current directory. `--force` replaces a tournament, never a
+/// directory of other files: the whole directory goes.
+pub fn check_out(out: &Path, force: bool) -> Result<OutState, TournamentError> {
+    let state = out_state(out)?;
+    if state != OutState::NonEmpty {
+        return Ok(state);
+    }
+    let refuse = |message: String| {
+        Err(TournamentError::Io {
+            path: out.to_path_buf(),
+            message,
+        })
+    };
+    if !force {
+        return refuse(
+            "the directory is not empty; name a new or empty directory, or give --force to \
+             replace the tournament it holds (atomically, once the new one is complete)"
+                .into(),
+        );
+    }
+    if !out.join(MANIFEST_FILE).is_file() {
+        return refuse(format!(
+            "--force replaces only a tournament `briscola simulate` wrote (a directory with \
+             {MANIFEST_FILE}), and this directory has none; name a new or empty directory"
+        ));
+    }
+    let here = std::env::current_dir().and_then(|d| d.canonicalize());
+    if let (Ok(here), Ok(target)) = (here, out.canonicalize())
+        && here.starts_with(&target)
+    {
+        return refuse(
+            "holds the current directory, which replacing it would remove; run from outside \
+             it, or name another directory"
+                .into(),
+        );
+    }
+    Ok(state)
+}
+
 pub use crate::files::file_kind;
 
 fn io_err(path: &Path, e: std::io::Error) -> TournamentError {
@@ -118,21 +159,14 @@ fn io_err(path: &Path, e: std::io::Error) -> TournamentError {
 /// (`.<name>.XXXXXX.tmp`, removed on any failure) and synced; only then is it published as `out`
 /// in one rename (an atomic exchange when `out` already holds a tournament, `force`), so `out`
 /// holds either its old contents or the complete new tournament at every moment. A non-empty
-/// `out` is refused unless `force`.
+/// `out` is refused unless `force` and it holds a tournament ([`check_out`]).
 pub fn run_tournament(
     spec: &TournamentSpec,
     out: &Path,
     force: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Manifest, TournamentError> {
-    let state = out_state(out)?;
-    if state == OutState::NonEmpty && !force {
-        return Err(TournamentError::Io {
-            path: out.to_path_buf(),
-            message: "is not empty; name a new or empty directory, or give --force to replace it"
-                .into(),
-        });
-    }
+    let state = check_out(out, force)?;
     let parent = crate::files::parent_dir(out).to_path_buf();
     std::fs::create_dir_all(&parent).map_err(|e| io_err(&parent, e))?;
     let name = out

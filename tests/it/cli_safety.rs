@@ -360,6 +360,31 @@ fn out_dash_streams_to_stdout_and_equals_the_file() {
     }
 }
 
+/// A closed pipe is the reader's choice (exit 0, above); a stdout that cannot take the text
+/// (a full disk: `/dev/full`) is a failure, said on stderr, not a silent success.
+#[test]
+fn a_full_stdout_is_an_error() {
+    let dir = study(BASE_CONFIG);
+    let p = dir.path();
+    for args in [
+        vec!["policies", "--language"],
+        vec!["policies"],
+        vec!["dag"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = command(&args, p).stdout(full).output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("cannot write to standard output"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
 #[test]
 fn a_closed_stdout_never_panics() {
     let dir = study(BASE_CONFIG);
@@ -391,6 +416,19 @@ fn a_closed_stdout_never_panics() {
 }
 
 #[test]
+fn verify_before_any_run_says_so_in_one_line_and_writes_nothing() {
+    let dir = study(BASE_CONFIG);
+    let p = dir.path();
+    let o = briscola(&["verify"], p);
+    assert_exit(&o, 4);
+    let err = stderr(&o);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("briscola run"), "{err}");
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    assert!(!p.join("outputs").exists(), "verify made outputs/");
+}
+
+#[test]
 fn simulate_refuses_a_non_empty_out_unless_forced() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
@@ -400,9 +438,25 @@ fn simulate_refuses_a_non_empty_out_unless_forced() {
     assert_exit(&o, 2);
     assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
     assert_eq!(std::fs::read(p.join("t/mine.txt")).unwrap(), b"mine");
-    // An empty directory is fine; so is --force, which replaces everything (no stale shards).
+    // --force replaces a tournament, never a directory of other files.
+    let o = briscola(&["simulate", "--games", "9", "--force", "--out", "t"], p);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("tournament.json"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(p.join("t/mine.txt")).unwrap(), b"mine");
+    // An empty directory is fine; so is --force over a tournament, which replaces everything
+    // (no stale shards), but not from inside it (it would take the current directory away).
     std::fs::create_dir(p.join("e")).unwrap();
     assert_exit(&briscola(&["simulate", "--games", "9", "--out", "e"], p), 0);
+    let inside = briscola(
+        &["simulate", "--games", "9", "--force", "--out", "."],
+        &p.join("e"),
+    );
+    assert_exit(&inside, 2);
+    assert!(
+        stderr(&inside).contains("current directory"),
+        "{}",
+        stderr(&inside)
+    );
     let o = briscola(
         &[
             "simulate",
@@ -412,12 +466,12 @@ fn simulate_refuses_a_non_empty_out_unless_forced() {
             "greedy,counter",
             "--force",
             "--out",
-            "t",
+            "e",
         ],
         p,
     );
     assert_exit(&o, 0);
-    let mut entries: Vec<String> = std::fs::read_dir(p.join("t"))
+    let mut entries: Vec<String> = std::fs::read_dir(p.join("e"))
         .unwrap()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())

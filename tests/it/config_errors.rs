@@ -241,6 +241,13 @@ fn cases() -> Vec<Case> {
             line_of: Some("formats = [\"md\", \"md\"]"),
         },
         Case {
+            // It said "expected a whole number from 0 to 255; valid: 0 to 22".
+            name: "negative threshold",
+            edit: |t| t.replacen("threshold = 10", "threshold = -1", 1),
+            field: "policies.hoarder.threshold",
+            line_of: Some("threshold = -1"),
+        },
+        Case {
             name: "threshold on greedy",
             edit: |t| t.replace("kind = \"greedy\"\n", "kind = \"greedy\"\nthreshold = 10\n"),
             field: "policies.greedy.threshold",
@@ -380,6 +387,12 @@ fn every_malformed_config_exits_2_naming_file_line_and_field() {
             let want = format!("pipeline.toml:{}:", line_of(&text, needle));
             if !err.contains(&want) {
                 problems.push(format!("does not point at {want}"));
+            }
+        }
+        // A field's own range, never its storage type's beside it.
+        for storage in ["0 to 255", "0 to 65535", "0 to 4294967295"] {
+            if err.contains(storage) {
+                problems.push(format!("gives the storage type's range {storage}"));
             }
         }
         if err.trim().contains("\n\n") || err.trim().lines().count() != 1 {

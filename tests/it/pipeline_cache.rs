@@ -588,9 +588,17 @@ fn gc_drops_only_what_nothing_refers_to() {
         &BASE_CONFIG.replacen("threshold = 10", "threshold = 8", 1),
     );
     assert_exit(&run(dir.path()), 0);
+    // A killed run's scratch directory (31 MB in a real one) goes too.
+    let scratch = dir.path().join("outputs/.cache/tmp/simulate__x.99999");
+    std::fs::create_dir_all(&scratch).unwrap();
+    std::fs::write(scratch.join("games.parquet"), b"partial").unwrap();
     let gc = briscola(&["gc", "--verbose"], dir.path());
     assert_exit(&gc, 0);
     assert!(stdout(&gc).contains("removed object"), "{}", stdout(&gc));
+    assert!(
+        !scratch.exists(),
+        "gc left a killed run's scratch directory"
+    );
     // The current study is intact and fully cached.
     assert_exit(&briscola(&["verify"], dir.path()), 0);
     let again = run(dir.path());

@@ -313,12 +313,34 @@ fn bad_requests_are_4xx_with_a_sentence_and_the_server_goes_on() {
             400,
             "2, 3, 4 or 6",
         ),
+        // The table's range, not the storage type's ("a whole number from 0 to 255").
+        (
+            "POST",
+            "/api/games".into(),
+            Some("{\"players\": 300}".into()),
+            400,
+            "players 300: Briscola is played by 2, 3, 4 or 6",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some("{\"players\": \"two\"}".into()),
+            400,
+            "players 2, 3, 4 or 6",
+        ),
         (
             "POST",
             "/api/games".into(),
             Some("{\"players\": 4, \"seat\": 9}".into()),
             400,
             "seats 1 to 4",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some("{\"players\": 2, \"signals\": true}".into()),
+            400,
+            "signals: partners signal",
         ),
         (
             "POST",

@@ -393,6 +393,24 @@ fn bad_replay_export_and_play_input_is_a_sentence() {
             stdout(&o)
         );
     }
+    // A bad --partner is named as the partner, not as the opponent.
+    let o = briscola(
+        &[
+            "play",
+            "--players",
+            "4",
+            "--partner",
+            "nobody",
+            "--moves",
+            "-",
+        ],
+        p,
+    );
+    assert!(
+        stderr(&o).contains("--partner nobody: no such policy"),
+        "{}",
+        stderr(&o)
+    );
     // A moves "file" that cannot be read (a directory) is said so, not "the moves ended".
     let o = briscola(&["play", "--moves", "/", "--no-record"], p);
     assert_eq!(code(&o), Some(2));

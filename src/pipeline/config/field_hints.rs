@@ -255,7 +255,7 @@ pub(super) fn explain_serde_error(message: &str, at: Option<String>) -> (String,
     }
     let plain = crate::policy::plain_message(message);
     let msg = match field_hint(&at) {
-        Some(h) => format!("{plain}; valid: {h}"),
+        Some(h) => crate::policy::with_valid(&plain, &h),
         None => plain,
     };
     (at, msg)

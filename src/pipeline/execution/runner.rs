@@ -11,7 +11,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::{self, Write};
-use std::path::Path;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -32,15 +31,6 @@ use crate::pipeline::store::run_cache::{JobRecord, RunCache};
 use crate::pipeline::store::stat_cache::StatCache;
 
 pub use super::run_error::RunError;
-
-fn io_err(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> RunError {
-    let path = path.to_path_buf();
-    move |source| RunError::Io {
-        action,
-        path,
-        source,
-    }
-}
 
 /// How to run.
 #[derive(Debug, Clone, Default)]
@@ -362,24 +352,6 @@ pub fn validate_plan(plan: &[Job]) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Remove every entry of `dir` that is an interrupted atomic write (`.NAME.tmp-PID-N`).
-fn remove_atomic_temps(dir: &Path) -> Result<(), RunError> {
-    let rd = match fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(io_err("list", dir)(e)),
-    };
-    for entry in rd {
-        let entry = entry.map_err(io_err("list", dir))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') && name.contains(".tmp-") {
-            let p = entry.path();
-            fs::remove_file(&p).map_err(io_err("remove", &p))?;
-        }
-    }
-    Ok(())
-}
-
 /// The lock's verdict on a job: if the lock holds the same key, every output whose bytes differ
 /// from the locked ones is a reproducibility failure (none when the key changed or is new).
 fn repro_diff(
@@ -484,7 +456,7 @@ impl Runner {
             let m = RunMutex::acquire(&layout.run_mutex(), command, opts.wait, &mut |h| {
                 observer.waiting_for_lock(h)
             })?;
-            self.clean_leftovers()?;
+            crate::pipeline::store::gc::remove_leftovers(layout, &m)?;
             Some(m)
         };
         let store = ContentStore::new(layout.objects());
@@ -558,22 +530,6 @@ impl Runner {
             }
         }
         Ok(report)
-    }
-
-    /// Remove scratch directories and temp files left by killed runs (mutex held).
-    fn clean_leftovers(&self) -> Result<(), RunError> {
-        let tmp = self.layout.tmp();
-        match fs::remove_dir_all(&tmp) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io_err("remove", &tmp)(e)),
-        }
-        ContentStore::new(self.layout.objects()).remove_temp_files()?;
-        remove_atomic_temps(&self.layout.runs())?;
-        remove_atomic_temps(&self.layout.jobs())?;
-        remove_atomic_temps(&self.layout.cache())?;
-        remove_atomic_temps(self.layout.root())?;
-        Ok(())
     }
 }
 

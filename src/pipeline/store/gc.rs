@@ -1,10 +1,14 @@
 //! Garbage collection: [`collect_garbage`] drops run records and store objects that neither
-//! the lock nor any job record refers to, and returns a [`GcReport`].
+//! the lock nor any job record refers to, and returns a [`GcReport`]; [`remove_leftovers`]
+//! removes what killed runs left (scratch directories, temporary files).
 //!
 //! Invariant: gc runs only under the run mutex, and never removes an object named by the lock,
 //! by a job's last record, or by a run record it keeps; so the current study stays fully cached.
 
 use std::collections::BTreeSet;
+use std::fs;
+use std::io;
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -95,6 +99,51 @@ pub fn collect_garbage(
             report.objects_removed.push((hash, size));
         }
     }
-    store.remove_temp_files()?;
+    remove_leftovers(layout, _held)?;
     Ok(report)
+}
+
+fn io_err(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> RunError {
+    let path = path.to_path_buf();
+    move |source| RunError::Io {
+        action,
+        path,
+        source,
+    }
+}
+
+/// Remove what killed runs left: the jobs' scratch directories (`.cache/tmp/`), the store's
+/// temporary files and interrupted atomic writes. `run` does it before its jobs start, `gc`
+/// after collecting; `_held` proves the caller holds the run mutex (no job is writing).
+pub fn remove_leftovers(layout: &Layout, _held: &RunMutex) -> Result<(), RunError> {
+    let tmp = layout.tmp();
+    match fs::remove_dir_all(&tmp) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_err("remove", &tmp)(e)),
+    }
+    ContentStore::new(layout.objects()).remove_temp_files()?;
+    remove_atomic_temps(&layout.runs())?;
+    remove_atomic_temps(&layout.jobs())?;
+    remove_atomic_temps(&layout.cache())?;
+    remove_atomic_temps(layout.root())?;
+    Ok(())
+}
+
+/// Remove every entry of `dir` that is an interrupted atomic write (`.NAME.tmp-PID-N`).
+fn remove_atomic_temps(dir: &Path) -> Result<(), RunError> {
+    let rd = match fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io_err("list", dir)(e)),
+    };
+    for entry in rd {
+        let entry = entry.map_err(io_err("list", dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') && name.contains(".tmp-") {
+            let p = entry.path();
+            fs::remove_file(&p).map_err(io_err("remove", &p))?;
+        }
+    }
+    Ok(())
 }

@@ -106,6 +106,14 @@ pub fn plain_message(message: &str) -> String {
     m
 }
 
+/// A plain message about a value (`plain_message`'s) with the field's own valid values in
+/// place of serde's "expected" clause, which names the storage type's range ("invalid value:
+/// integer `300`, expected a whole number from 0 to 255" for a threshold of 0 to 22).
+pub fn with_valid(plain: &str, valid: &str) -> String {
+    let what = plain.split_once(", expected ").map_or(plain, |(w, _)| w);
+    format!("{what}; valid: {valid}")
+}
+
 /// `text` with `from` replaced where it is a whole word (not the start of a longer one:
 /// "expected u8" is not the start of "expected u80").
 fn replace_word(text: &str, from: &str, to: &str) -> String {
@@ -244,6 +252,21 @@ mod tests {
             .read::<crate::policy::EpsMoves>()
             .unwrap_err();
         assert!(e.contains("`some`") && e.contains("`lead`"), "{e}");
+    }
+
+    /// The field's own range replaces the storage type's; a message without an "expected"
+    /// clause keeps its words.
+    #[test]
+    fn the_fields_range_replaces_the_storage_types() {
+        let plain = plain_message("invalid value: integer `300`, expected u8");
+        assert_eq!(
+            with_valid(&plain, "0 to 22"),
+            "invalid value: integer `300`; valid: 0 to 22"
+        );
+        assert_eq!(
+            with_valid("too large", "0 to 22"),
+            "too large; valid: 0 to 22"
+        );
     }
 
     /// serde's sentences (serde 1.0, serde_json 1.0, toml 1.x) as the user reads them: no

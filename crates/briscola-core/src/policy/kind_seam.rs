@@ -148,7 +148,7 @@ impl<'r> KindContext<'r> {
             None => Ok(None),
             Some(v) => v.read().map(Some).map_err(|m| {
                 let message = match self.schema.iter().find(|f| f.name == field) {
-                    Some(f) => format!("{m}; valid: {}", f.valid),
+                    Some(f) => super::field_value::with_valid(&m, f.valid),
                     None => m,
                 };
                 PolicyDefError::in_value(self.path(field), message)

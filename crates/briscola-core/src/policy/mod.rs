@@ -82,7 +82,7 @@ pub use counter::Counter;
 pub use epsilon::{EpsMoves, Epsilon};
 pub use explain::{Explanation, Rule};
 pub use exploit::{DEFAULT_EXPLOIT_HORIZON, DEFAULT_EXPLOIT_WORLDS, Exploit, World, Worlds};
-pub use field_value::{FieldValue, plain_message, shown_text};
+pub use field_value::{FieldValue, plain_message, shown_text, with_valid};
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
 pub use kind_params::{KindParams, Param};
