@@ -281,7 +281,11 @@ fn force_jobs(values: &[String], plan: &[Job]) -> Result<BTreeSet<String>, CliEr
 fn load(config: &Path) -> Result<(Config, Vec<Job>, Layout), CliError> {
     let cfg = Config::load(config)?;
     let jobs = plan(&cfg)?;
-    Ok((cfg, jobs, Layout::for_config(config)))
+    let layout = Layout::for_config(config);
+    if let Some(problem) = layout.shape_problem() {
+        return Err(CliError::Runtime(problem));
+    }
+    Ok((cfg, jobs, layout))
 }
 
 /// Prints each job's line as it finishes.
@@ -488,7 +492,8 @@ fn print_job_run(id: &str, done: &JobRunOutcome) {
 }
 
 fn cmd_dag(a: DagArgs) -> Result<Exit, CliError> {
-    let (_cfg, jobs, _layout) = load(&a.config.config)?;
+    // The plan alone: dag reads nothing under outputs/.
+    let jobs = plan(&Config::load(&a.config.config)?)?;
     let dag = Dag::new(&jobs);
     out!(
         "{}",

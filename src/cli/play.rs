@@ -323,6 +323,26 @@ pub(super) fn opponent(
     }
 }
 
+/// Where a finished game's record goes: the `--record` path as given (the user's choice,
+/// replaced), else the default path or, when a game is saved there already (the same deal
+/// played again, with `r` or the same --seed), the first of `NAME-2.json`, `NAME-3.json`, ...
+/// not taken: a default never replaces an earlier game.
+pub(super) fn record_path_for(given: Option<&PathBuf>, default: &Path) -> PathBuf {
+    if let Some(p) = given {
+        return p.clone();
+    }
+    let stem = default
+        .file_stem()
+        .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
+    let mut path = default.to_path_buf();
+    let mut n = 2;
+    while path.symlink_metadata().is_ok() {
+        path = default.with_file_name(format!("{stem}-{n}.json"));
+        n += 1;
+    }
+    path
+}
+
 /// The deck `briscola play --seed SEED` deals: the ChaCha deal source keyed by the seed and
 /// the pseudo-matchup `play-vs-play`, game 0.
 pub fn play_deck(seed: u64) -> Deck {
@@ -469,6 +489,7 @@ pub fn play(a: PlayArgs) -> Exit {
                 [bot, human]
             };
             let rec = GameRecord::of(&game, DealRecord::Play { seed }, seats, seed as i64, 0);
+            let record_path = record_path_for(a.record.as_ref(), &record_path);
             if let Some(dir) = record_path.parent()
                 && !dir.as_os_str().is_empty()
                 && let Err(e) = std::fs::create_dir_all(dir)

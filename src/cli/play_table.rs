@@ -229,7 +229,11 @@ pub fn play_table(a: PlayArgs) -> Exit {
             }
         };
         if let Some(path) = &t.record
-            && let Err(code) = save(&t, &game, path)
+            && let Err(code) = save(
+                &t,
+                &game,
+                &super::play::record_path_for(a.record.as_ref(), path),
+            )
         {
             return code;
         }

@@ -63,7 +63,7 @@ pub fn policies(a: PoliciesArgs) -> Exit {
                 .map(|c| c.policies.keys().cloned().collect::<Vec<_>>().join(", "))
                 .unwrap_or_default();
             return report(&CliError::Usage(format!(
-                "no policy named `{name}`; use a built-in ({}){}",
+                "no policy named `{name}`; use a built-in ({}, search){}",
                 PolicyKind::builtin_names(),
                 if defined.is_empty() {
                     String::new()

@@ -57,6 +57,9 @@ pub struct Budget {
     pub seed: u64,
 }
 
+/// What a position file holds, for its parse errors.
+const POSITION_FORM: &str = "a position file gives hands = [[\"7 of Cups\", ...], ...] (one list per player, its known cards) and a [goal] table with player = N and tricks = K or points = P; optional: trump = \"Swords\", face_up, leader (1-based), unknown = [counts], played = [cards], stock = [cards, top first] and a [rules] table (players, deck, ...); e.g. tests/data/solve/logic-model-seed.toml";
+
 /// Run `briscola solve`.
 pub fn solve(a: SolveArgs) -> Exit {
     let file = a.position.display().to_string();
@@ -76,8 +79,13 @@ pub fn solve(a: SolveArgs) -> Exit {
     let spec: PositionSpec = match toml::from_str(&text) {
         Ok(s) => s,
         Err(e) => {
-            let text = briscola::policy::plain_message(e.to_string().trim_end());
-            return fail(format!("{file}: {text}"));
+            // One line at the place (not the TOML library's caret drawing), then the form.
+            let at = e.span().map_or(String::new(), |s| {
+                let (line, column) = briscola::pipeline::line_col::line_col(&text, s.start);
+                format!("{line}:{column}: ")
+            });
+            let what = briscola::policy::plain_message(e.message().trim_end());
+            return fail(format!("{file}:{at}{what}; {POSITION_FORM}"));
         }
     };
     let pos = match spec.validate() {

@@ -250,7 +250,11 @@ impl StudyGame {
                 }
                 .collect()
             })
-            .map_err(|e| bad(format!("cannot read the {what}: {e}")))
+            .map_err(|e| {
+                bad(format!(
+                    "cannot read the {what} ({e}); `briscola verify` checks the study's published files and `briscola run` restores them"
+                ))
+            })
     }
 }
 

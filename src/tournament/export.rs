@@ -119,7 +119,9 @@ impl ExportShard {
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     /// Reading a table failed.
-    #[error("cannot read {path}: {source}")]
+    #[error(
+        "cannot read {path} as the table briscola wrote ({source}); `briscola verify` checks a study's published files and `briscola run` restores them (a tournament of `briscola simulate`: play it again)"
+    )]
     Read {
         /// the table
         path: PathBuf,

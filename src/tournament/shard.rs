@@ -495,9 +495,10 @@ pub fn table_problem(rules: &crate::game::Rules, reading: FollowReading) -> Opti
     if rules.players() == 2 && (rules.tricks() != 20 || spec.target.is_some()) {
         return Some(format!(
             "two-player shard tables hold games of 20 tricks played to the end; deck = {}, \
-             target = {:?} is a variant the engine plays (`game::play_table`) but the tables \
-             cannot hold yet: use deck = 40 and no target",
-            spec.deck, spec.target
+             target = {} is a variant a league plays ([leagues.NAME] rules = {{ ... }}) but \
+             the tables cannot hold yet: use deck = 40 and no target",
+            spec.deck,
+            spec.target.map_or("none".to_string(), |t| t.to_string())
         ));
     }
     if rules.players() == 2 && !rules.has_trump() {
@@ -513,8 +514,9 @@ pub fn table_problem(rules: &crate::game::Rules, reading: FollowReading) -> Opti
     if rules.sides() != 2 {
         return Some(format!(
             "players = {}: a study's tables hold two sides (two players, or four or six in two \
-             teams); three players each on their own is a game the engine plays \
-             (`game::play_table`) but the study tables cannot hold yet: use players = 2, 4 or 6",
+             teams); three players each on their own play in a league ([leagues.NAME] rules = \
+             {{ players = 3 }}) or at `briscola play --players 3`, but the study tables cannot \
+             hold them yet: use players = 2, 4 or 6",
             spec.players
         ));
     }

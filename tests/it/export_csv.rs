@@ -527,6 +527,8 @@ fn failed_export_leaves_no_partial_file() {
             "{}",
             stderr(&o)
         );
+        // With the remedy, not the library's sentence alone.
+        assert!(stderr(&o).contains("briscola verify"), "{}", stderr(&o));
     }
     let left: Vec<String> = std::fs::read_dir(dir.path().join("x"))
         .unwrap()

@@ -307,6 +307,33 @@ fn a_bad_policy_field_used_by_a_rules_variant_is_exit_2_not_a_panic() {
 
 /// A lock that is binary garbage (issue 26) is a damaged lock, exit 2 with the remedy, not an
 /// I/O failure.
+/// `outputs/` or its cache made a file: one sentence naming it, not an OS error about an inner
+/// path (`outputs/.cache/run.lock: Not a directory`); `dag` reads nothing there and works.
+#[test]
+fn an_outputs_tree_of_the_wrong_kind_is_named() {
+    for (make, named) in [
+        ("outputs", "outputs is a regular file"),
+        ("outputs/.cache", "outputs/.cache is a regular file"),
+    ] {
+        let dir = crate::common::study(crate::common::BASE_CONFIG);
+        let p = dir.path();
+        if make.contains('/') {
+            fs::create_dir(p.join("outputs")).unwrap();
+        }
+        fs::write(p.join(make), b"x").unwrap();
+        for cmd in ["run", "status", "verify", "gc"] {
+            let o = crate::common::briscola(&[cmd], p);
+            crate::common::assert_exit(&o, 1);
+            let err = crate::common::stderr(&o);
+            assert!(
+                err.contains(named) && !err.contains("os error"),
+                "{cmd}: {err}"
+            );
+        }
+        crate::common::assert_exit(&crate::common::briscola(&["dag"], p), 0);
+    }
+}
+
 #[test]
 fn a_binary_garbage_lock_is_exit_2_with_the_remedy() {
     let dir = crate::common::study(crate::common::BASE_CONFIG);

@@ -227,6 +227,32 @@ fn template_change_reruns_only_render() {
     assert_exit(&briscola(&["verify"], dir.path()), 0);
 }
 
+/// A published directory made a file: verify counts its outputs missing (exit 4, it said
+/// "Not a directory" and exit 1), run names the file in the way (it said "File exists (os
+/// error 17)"), and once it is moved away run restores the outputs.
+#[test]
+fn a_file_in_place_of_a_published_directory_is_named() {
+    let dir = study(BASE_CONFIG);
+    let p = dir.path();
+    assert_exit(&run(p), 0);
+    let shard = p.join("outputs/paper/aggregate/greedy-vs-hoarder");
+    fs::remove_dir_all(&shard).unwrap();
+    fs::write(&shard, b"x").unwrap();
+    let v = briscola(&["verify"], p);
+    assert_exit(&v, 4);
+    assert!(stdout(&v).contains("is missing"), "{}", stdout(&v));
+    let r = run(p);
+    assert_exit(&r, 1);
+    assert!(
+        stderr(&r).contains("is a file where its directory belongs"),
+        "{}",
+        stderr(&r)
+    );
+    fs::remove_file(&shard).unwrap();
+    assert_exit(&run(p), 0);
+    assert_exit(&briscola(&["verify"], p), 0);
+}
+
 #[test]
 fn render_section_change_reruns_only_render_and_removes_its_stale_output() {
     let dir = study(BASE_CONFIG);

@@ -273,6 +273,43 @@ fn a_whole_game_in_tmux_scores_as_the_engine_plays_it() {
     );
 }
 
+/// The same deal played twice (`r`), then once more with the same --seed: three records
+/// side by side, none replacing another (the default path used to be rewritten each time);
+/// an explicit --record is the user's to replace.
+#[test]
+fn a_replayed_deal_keeps_every_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let game = "1\n".repeat(20);
+    std::fs::write(p.join("twice.txt"), format!("{game}r\n{game}")).unwrap();
+    std::fs::write(p.join("once.txt"), &game).unwrap();
+    let args = ["play", "--seed", "5", "--opponent", "greedy", "--moves"];
+    assert_exit(&briscola(&[&args[..], &["twice.txt"]].concat(), p), 0);
+    assert_exit(&briscola(&[&args[..], &["once.txt"]].concat(), p), 0);
+    let mut saved: Vec<String> = std::fs::read_dir(p.join("briscola-games"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    saved.sort();
+    assert_eq!(
+        saved,
+        [
+            "seed5-vs-greedy-2.json",
+            "seed5-vs-greedy-3.json",
+            "seed5-vs-greedy.json"
+        ]
+    );
+    for name in &saved {
+        let path = format!("briscola-games/{name}");
+        assert_exit(&briscola(&["replay", "--record", &path], p), 0);
+    }
+    let given = [&args[..], &["once.txt", "--record", "mine.json"]].concat();
+    assert_exit(&briscola(&given, p), 0);
+    assert_exit(&briscola(&given, p), 0);
+    assert!(!p.join("mine-2.json").exists());
+}
+
 #[test]
 fn play_without_a_terminal_needs_moves() {
     let dir = tempfile::tempdir().unwrap();

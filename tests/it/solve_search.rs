@@ -138,7 +138,21 @@ fn malformed_positions_exit_2_naming_the_file_and_the_field() {
     );
     assert_bad(&SEED.replace("players = 4", "players = 5"), &["rules"]);
     assert_bad(&SEED.replace("[goal]", "colour = 1\n[goal]"), &["colour"]);
-    assert_bad("this is not toml", &["position.toml"]);
+    assert_bad(
+        "this is not toml",
+        &["position.toml:1:", "a position file gives"],
+    );
+    // A missing table or a wrong kind of value: one line at the place, with the file's form
+    // (it was the TOML library's caret drawing and "expected a sequence").
+    let no_goal = SEED.split("[goal]").next().unwrap().to_string();
+    assert_bad(&no_goal, &["`goal`", "a [goal] table with player"]);
+    let o = solve_text(&SEED.replace(
+        "leader = 1",
+        "hands2 = 1
+leader = \"x\"",
+    ));
+    assert_exit(&o, 2);
+    assert_eq!(stderr(&o).trim().lines().count(), 1, "{}", stderr(&o));
     let dir = tempfile::tempdir().unwrap();
     let o = briscola(&["solve", "missing.toml"], dir.path());
     assert_exit(&o, 2);

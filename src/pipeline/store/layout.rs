@@ -41,6 +41,41 @@ impl Layout {
         }
     }
 
+    /// Why the tree cannot be used as it stands, if it cannot: one of its directories is a
+    /// file (or the lock file a directory), which every command would otherwise meet as an
+    /// operating-system error about an inner path.
+    pub fn shape_problem(&self) -> Option<String> {
+        let dirs = [
+            self.root.clone(),
+            self.cache(),
+            self.objects(),
+            self.runs(),
+            self.jobs(),
+            self.tmp(),
+        ];
+        for d in &dirs {
+            if let Ok(m) = std::fs::metadata(d)
+                && !m.is_dir()
+            {
+                return Some(format!(
+                    "{} is a {}, not a directory: briscola keeps the study's outputs and its cache in it; move the {} away (a run makes the directory again)",
+                    d.display(),
+                    crate::files::file_kind(&m.file_type()),
+                    crate::files::file_kind(&m.file_type())
+                ));
+            }
+        }
+        let lock = self.lock_file();
+        if std::fs::metadata(&lock).is_ok_and(|m| m.is_dir()) {
+            return Some(format!(
+                "{} is a directory, not the lock file: move it away (`git checkout {}` restores the committed lock)",
+                lock.display(),
+                lock.display()
+            ));
+        }
+        None
+    }
+
     /// `outputs/`
     pub fn root(&self) -> &Path {
         &self.root

@@ -144,6 +144,22 @@ impl<'a> Publisher<'a> {
                     hash: hash.clone(),
                 })?;
             if let Some(parent) = dest.parent() {
+                // A file where the output's directory belongs (or above it) is refused as a
+                // directory in the file's place is: named, not "File exists (os error 17)".
+                if let Some(blocker) = parent
+                    .ancestors()
+                    .take_while(|a| *a != self.layout.root())
+                    .find(|a| fs::symlink_metadata(a).is_ok_and(|m| !m.is_dir()))
+                {
+                    return Err(PublishError::Unsafe {
+                        job: job.to_string(),
+                        rel,
+                        message: format!(
+                            "{} is a file where its directory belongs; move it away",
+                            blocker.display()
+                        ),
+                    });
+                }
                 fs::create_dir_all(parent).map_err(io("create directory", parent))?;
             }
             let temp = temp_path_beside(&dest);

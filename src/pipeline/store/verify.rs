@@ -162,7 +162,15 @@ pub fn verify(layout: &Layout, plan: &[Job]) -> Result<VerifyReport, RunError> {
                     expected: expected.clone(),
                     actual,
                 }),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                // Not there as a file: absent, under a directory made a file, or a directory.
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::NotFound
+                            | io::ErrorKind::NotADirectory
+                            | io::ErrorKind::IsADirectory
+                    ) =>
+                {
                     report.problems.push(Problem::Missing {
                         job: job.id.clone(),
                         path: rel,

@@ -73,6 +73,7 @@ pub fn plain_message(message: &str) -> String {
         );
     }
     m = m.replace(" as i128", "");
+    m = replace_word(&m, "expected a sequence", "expected a list");
     // "expected struct Name with 3 elements" / "expected struct Name" / "enum Name" and the
     // other shapes serde names by their Rust type.
     // Variants first: "expected struct variant A::B" is not "expected struct" of a name.
@@ -299,6 +300,10 @@ mod tests {
                 "invalid type: map, expected one of this field's names, at line 2",
             ),
             ("expected u80 is not a type", "expected u80 is not a type"),
+            (
+                "invalid type: string \"x\", expected a sequence",
+                "invalid type: string \"x\", expected a list",
+            ),
             // serde_json adds the position after the element count.
             (
                 "invalid type: sequence, expected struct NewGame with 3 elements at line 1 column 2",
