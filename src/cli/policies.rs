@@ -38,6 +38,11 @@ macro_rules! outln {
 /// Run `briscola policies`.
 pub fn policies(a: PoliciesArgs) -> Exit {
     if a.language {
+        if let Some(name) = &a.name {
+            return report(&CliError::Usage(format!(
+                "--language prints the policy language's reference and takes no policy name (got `{name}`); give `briscola policies {name}` for the policy"
+            )));
+        }
         print_language();
         return Exit::Ok;
     }

@@ -379,9 +379,10 @@ pub fn simulate(a: SimulateArgs) -> Result<Exit, CliError> {
     let m = result?;
     let non_tied: u64 = m.shards.iter().map(|s| s.summary.non_tied).sum();
     outln!(
-        "simulated {total} games ({} per ordered matchup, {} matchups): {non_tied} not tied; tables in {}",
+        "simulated {total} games ({} per ordered matchup, {} matchup{}): {non_tied} not tied; tables in {}",
         spec.games_per_matchup(),
         m.shards.len(),
+        if m.shards.len() == 1 { "" } else { "s" },
         out.display()
     );
     for line in pair_scores(&m) {

@@ -241,6 +241,18 @@ fn cases() -> Vec<Case> {
             line_of: Some("formats = [\"md\", \"md\"]"),
         },
         Case {
+            // It was reported at the first variant's policy list.
+            name: "a baseline no study simulates",
+            edit: |t| {
+                format!("{t}\n[variants.rep]\nlabel = \"x\"\n").replace(
+                    "baseline = [\"greedy\", \"greedy\"]",
+                    "baseline = [\"greedy\", \"nobody\"]",
+                )
+            },
+            field: "test.baseline[1]",
+            line_of: Some("\"nobody\"]"),
+        },
+        Case {
             // It said "expected a whole number from 0 to 255; valid: 0 to 22".
             name: "negative threshold",
             edit: |t| t.replacen("threshold = 10", "threshold = -1", 1),

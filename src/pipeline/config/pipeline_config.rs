@@ -433,6 +433,9 @@ impl Config {
         self.executor.validate()?;
         self.check_names()?;
         self.check_simulate_policies()?;
+        // Before the variants: a baseline or reference the main study lacks is a mistake at
+        // that field, not at the first variant's list.
+        self.check_baseline_and_reference()?;
         let main_games = self.check_simulate_games()?;
         for (name, v) in &self.variants {
             self.check_variant(name, v, main_games)?;
@@ -591,8 +594,8 @@ impl Config {
         Ok(())
     }
 
-    /// `[test]` and `[regress]`: probabilities in (0, 1), a usable power setting, and the
-    /// baseline and reference policies among the simulated ones.
+    /// `[test]` and `[regress]`: probabilities in (0, 1) and a usable power setting (their
+    /// baseline and reference policies are checked before the variants).
     fn check_test_settings(&self) -> Result<(), (String, String)> {
         for (field, v) in [
             ("test.confidence", self.test.confidence),
@@ -623,7 +626,7 @@ impl Config {
                 "0 games cannot detect anything; use at least 1 (the prose uses 110000)".into(),
             ));
         }
-        self.check_baseline_and_reference()
+        Ok(())
     }
 
     /// The test baseline and the regression reference are simulated policies.

@@ -86,7 +86,7 @@ impl<'a> PolicyResolver<'a> {
             return Err(err(
                 from_field.unwrap_or("policies").to_string(),
                 format!(
-                    "the policies refer to each other in a cycle ({}); a switch or epsilon policy must end in rules or a built-in",
+                    "the policies refer to each other in a cycle ({}); every chain of policies built on others (switch, epsilon, mixture, exploit) must end in rules or a built-in",
                     cycle.join(" -> ")
                 ),
             ));
