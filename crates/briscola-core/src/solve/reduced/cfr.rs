@@ -303,6 +303,10 @@ impl Blocks for Cfr<'_> {
         self.skipped += n as u64;
         true
     }
+
+    fn may_prune(&self) -> bool {
+        self.order.is_some() && self.recorded
+    }
 }
 
 /// Normalised strategy sums of the block at `off` of `data` into `out` by slot.
