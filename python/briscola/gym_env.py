@@ -24,6 +24,40 @@ from gymnasium import spaces
 from ._core import NUM_ACTIONS, OBS_LEN, Game, Policy
 
 
+def _whole(name: str, value) -> int:
+    """`value` as a whole number (Python's or numpy's; not a bool, a float or a string)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} = {value!r}: give a whole number")
+    return int(value)
+
+
+def _policy_names(opponents, n: int) -> list[str]:
+    """`opponents` as one policy name per other seat: one name for all, or a list of names."""
+    if isinstance(opponents, str):
+        return [opponents] * (n - 1)
+    if not isinstance(opponents, Sequence) or not all(isinstance(o, str) for o in opponents):
+        raise TypeError(
+            f"opponents = {opponents!r}: give a policy name, or a list of names (one per other seat)"
+        )
+    if len(opponents) != n - 1:
+        raise ValueError(
+            f"opponents: give one policy for every other seat ({n - 1}), in seat order after the agent's, or one name for all"
+        )
+    return list(opponents)
+
+
+def _game_for(rules: dict | None, players) -> Game:
+    """A probe game of `rules`, with `players` unless the rules name theirs (both must agree)."""
+    if rules and "players" in rules:
+        probe = Game(rules)
+        if players is not None and players != probe.players:
+            raise ValueError(
+                f"players = {players!r} and rules['players'] = {probe.players}: give the number once, or the same in both"
+            )
+        return probe
+    return Game(rules, players=2 if players is None else players)
+
+
 def _action_id(action) -> int:
     """An action as a card id: one integer (Python's or numpy's, or an integer array of one
     element); a float such as 3.7 is refused rather than truncated to card 3."""
@@ -59,7 +93,7 @@ class BriscolaEnv(gym.Env):
         self,
         opponents: Sequence[str] | str = "greedy",
         study: str | None = None,
-        players: int = 2,
+        players: int | None = None,
         rules: dict | None = None,
         seat: int = 0,
         reward: str = "win",
@@ -67,21 +101,25 @@ class BriscolaEnv(gym.Env):
         illegal_action: str = "substitute",
         illegal_penalty: float = 0.0,
     ):
-        probe = Game(rules, players=None if rules and "players" in rules else players)
+        probe = _game_for(rules, players)
         self._rules = probe.rules
         n = probe.players
-        if isinstance(opponents, str):
-            opponents = [opponents] * (n - 1)
-        if len(opponents) != n - 1:
-            raise ValueError(
-                f"opponents: give one policy for every other seat ({n - 1}), in seat order after the agent's, or one name for all"
-            )
+        opponents = _policy_names(opponents, n)
+        seat = _whole("seat", seat)
         if not 0 <= seat < n:
             raise ValueError(f"seat = {seat}: the agent's seat is 0 to {n - 1}")
         if reward not in ("win", "points"):
             raise ValueError(f'reward = {reward!r}: use "win" (+1, 0, -1) or "points" (point difference / 120)')
         if illegal_action not in ("substitute", "raise"):
             raise ValueError(f'illegal_action = {illegal_action!r}: use "substitute" or "raise"')
+        if (
+            isinstance(illegal_penalty, (bool, np.bool_))
+            or not isinstance(illegal_penalty, (int, float, np.integer, np.floating))
+            or not np.isfinite(illegal_penalty)
+        ):
+            raise ValueError(f"illegal_penalty = {illegal_penalty!r}: give a finite number (added to the reward)")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode = {render_mode!r}: use one of {self.metadata['render_modes']} or None")
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.seat = seat
@@ -92,6 +130,8 @@ class BriscolaEnv(gym.Env):
             s = (seat + 1 + k) % n
             self.names[s] = name
             self.policies[s] = Policy(name, study, seat=s)
+            # Refused here, not at the first step, if it cannot play these rules.
+            self.policies[s].prepare(probe)
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (OBS_LEN,), np.float32),
@@ -121,11 +161,13 @@ class BriscolaEnv(gym.Env):
             g.step(self.policies[g.to_play].act(g))
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
+        deal_seed, game_no = self._deal_seed, self._game_no
         if seed is not None:
-            self._deal_seed = int(seed)
-            self._game_no = 0
-        self.game = Game(self._rules, seed=self._deal_seed, game=self._game_no, names=self.names)
+            deal_seed, game_no = _whole("seed", seed), 0
+        # Dealt before anything is stored: a seed the deals refuse leaves the env as it was.
+        game = Game(self._rules, seed=deal_seed, game=game_no, names=self.names)
+        super().reset(seed=seed)
+        self._deal_seed, self._game_no, self.game = deal_seed, game_no, game
         for s, p in self.policies.items():
             p.reset(s, self._game_no)
         self._game_no += 1

@@ -17,7 +17,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ._core import NUM_ACTIONS, OBS_LEN, Game, card_name
-from .gym_env import _action_id
+from .gym_env import _action_id, _game_for, _whole
 
 
 def env(**kwargs):
@@ -30,9 +30,9 @@ class BriscolaAEC(AECEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": "briscola_v1", "is_parallelizable": False}
 
-    def __init__(self, players: int = 2, rules: dict | None = None, render_mode: str | None = None):
+    def __init__(self, players: int | None = None, rules: dict | None = None, render_mode: str | None = None):
         super().__init__()
-        probe = Game(rules, players=players if not rules or "players" not in rules else None)
+        probe = _game_for(rules, players)
         self._rules = probe.rules
         n = probe.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -67,11 +67,12 @@ class BriscolaAEC(AECEnv):
             raise ValueError(f"unknown agent {agent!r}: the agents are {self.possible_agents}") from None
 
     def reset(self, seed: int | None = None, options: dict | None = None):
+        deal_seed, game_no = self._seed, self._game_no
         if seed is not None:
-            self._seed = int(seed)
-            self._game_no = 0
-        self.game = Game(self._rules, seed=self._seed, game=self._game_no)
-        self._game_no += 1
+            deal_seed, game_no = _whole("seed", seed), 0
+        # Dealt before anything is stored: a seed the deals refuse leaves the env as it was.
+        self.game = Game(self._rules, seed=deal_seed, game=game_no)
+        self._seed, self._game_no = deal_seed, game_no + 1
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
@@ -80,14 +81,23 @@ class BriscolaAEC(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.to_play]
 
+    def _dealt(self) -> Game:
+        if self.game is None:
+            raise ValueError("no game yet: call reset() first")
+        return self.game
+
     def observe(self, agent: str):
         seat = self._seat(agent)
+        self._dealt()
         return {
             "observation": self.game.observation(seat),
             "action_mask": self.game.action_mask(seat),
         }
 
     def step(self, action):
+        self._dealt()
+        if not self.agents:
+            raise ValueError("the game is over and every agent has left it: call reset() to deal a new one")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

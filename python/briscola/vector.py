@@ -35,6 +35,10 @@ class VectorEnv:
     ):
         if isinstance(opponents, str):
             opponents = [opponents]
+        if not isinstance(opponents, Sequence) or not all(isinstance(o, str) for o in opponents):
+            raise TypeError(
+                f"opponents = {opponents!r}: give a policy name, or a list of names (one per other seat)"
+            )
         self._env = VecEnv(
             num_envs, list(opponents), study, rules=rules, players=players, seat=seat, seed=seed, reward=reward
         )
@@ -50,8 +54,13 @@ class VectorEnv:
 
     def step(self, actions):
         """Play one card id per game: (observations, masks, rewards float32[n], dones bool[n])."""
-        a = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
-        return self._env.step(a)
+        a = np.asarray(actions)
+        # Integers only: 3.7 (or True) is not a card id, and casting would play card 3 (or 1).
+        if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(
+                f"actions: give one whole card id (0 to 39) per game, {self.num_envs} in all; got an array of {a.dtype}"
+            )
+        return self._env.step(np.ascontiguousarray(a, dtype=np.int64).reshape(-1))
 
     @property
     def seats(self):

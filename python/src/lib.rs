@@ -53,6 +53,49 @@ enum Whole {
     Bool(bool),
 }
 
+/// A list of names as Python gave it: any sequence of strings but a string itself (which
+/// pyo3 would refuse with "Can't extract `str` to `Vec`", the Rust type's words).
+struct StrList(Vec<String>);
+
+impl<'py> FromPyObject<'_, 'py> for StrList {
+    type Error = PyErr;
+
+    fn extract(v: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        let refuse = || {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "{}: give a list of names (strings), e.g. [\"greedy\", \"counter\"]",
+                v.repr()
+                    .map_or_else(|_| "this value".to_string(), |r| r.to_string())
+            ))
+        };
+        if v.is_instance_of::<pyo3::types::PyString>() {
+            return Err(refuse());
+        }
+        v.extract::<Vec<String>>()
+            .map(StrList)
+            .map_err(|_| refuse())
+    }
+}
+
+/// A list of card ids as Python gave it (any sequence of whole numbers but a string).
+struct IdList(Vec<Whole>);
+
+impl<'py> FromPyObject<'_, 'py> for IdList {
+    type Error = PyErr;
+
+    fn extract(v: pyo3::Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        let refuse = || {
+            pyo3::exceptions::PyTypeError::new_err(
+                "deck: give a list of the 40 card ids (whole numbers 0 to 39), top of the deal first",
+            )
+        };
+        if v.is_instance_of::<pyo3::types::PyString>() {
+            return Err(refuse());
+        }
+        v.extract::<Vec<Whole>>().map(IdList).map_err(|_| refuse())
+    }
+}
+
 impl<'py> FromPyObject<'_, 'py> for Whole {
     type Error = PyErr;
 
@@ -136,7 +179,7 @@ fn seed_arg(seed: Whole) -> PyResult<i64> {
 
 /// The sentence of a game index out of range (every `game` argument's).
 fn game_range() -> String {
-    format!("game indices lie in 0..={MAX_GAME}")
+    format!("game indices lie in 0 to {MAX_GAME}")
 }
 
 /// A `game` argument: a game index, 0 to [`MAX_GAME`].
@@ -361,11 +404,12 @@ impl PyGame {
         players: Option<Whole>,
         seed: Whole,
         game: Whole,
-        names: Option<Vec<String>>,
+        names: Option<StrList>,
         paired: bool,
         deal_source: &str,
-        deck: Option<Vec<Whole>>,
+        deck: Option<IdList>,
     ) -> PyResult<PyGame> {
+        let (names, deck) = (names.map(|n| n.0), deck.map(|d| d.0));
         let players = players_arg(players)?;
         let (seed, game) = (seed_arg(seed)?, game_arg(game)?);
         let rules = rules_from(rules, players)?;
@@ -712,9 +756,15 @@ fn resolve_specs(
     names
         .iter()
         .map(|name| {
-            resolver
-                .resolve(name, tie)
-                .map_err(|e| bad(format!("{place}{}: {}", e.field, e.message)))
+            resolver.resolve(name, tie).map_err(|e| {
+                // Without a study file there is no `[policies]` table to point at.
+                let field = if study.is_none() && e.field == "policies" {
+                    String::new()
+                } else {
+                    format!("{}: ", e.field)
+                };
+                bad(format!("{place}{field}{}", e.message))
+            })
         })
         .collect()
 }
@@ -822,6 +872,13 @@ impl PyPolicy {
             game,
         );
         Ok(())
+    }
+
+    /// Build the policy for `game`'s rules now, so that one that cannot play them (the search
+    /// agent beyond the standard two-player game, a rules policy without trumps) is refused
+    /// before play starts; `act` and `explain` build it on first use.
+    fn prepare(&mut self, game: &PyGame) -> PyResult<()> {
+        self.for_rules(game.state.rules()).map(|_| ())
     }
 
     /// The card (an id) this policy plays for the seat to play in `game`.
@@ -975,7 +1032,7 @@ impl PyVecEnv {
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: Whole,
-        opponents: Vec<String>,
+        opponents: StrList,
         study: Option<PathBuf>,
         rules: Option<&Bound<'_, PyDict>>,
         players: Option<Whole>,
@@ -983,6 +1040,7 @@ impl PyVecEnv {
         seed: Whole,
         reward: &str,
     ) -> PyResult<PyVecEnv> {
+        let opponents = opponents.0;
         let num_envs: usize = num_envs.within("num_envs", 1, 1 << 20)?;
         let players = players_arg(players)?;
         let seed = seed_arg(seed)?;
@@ -1098,7 +1156,7 @@ impl PyVecEnv {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        actions: PyReadonlyArray1<'py, i64>,
+        actions: &Bound<'py, PyAny>,
     ) -> PyResult<(
         Bound<'py, PyArray2<f32>>,
         Bound<'py, PyArray2<i8>>,
@@ -1106,6 +1164,12 @@ impl PyVecEnv {
         Bound<'py, PyArray1<bool>>,
     )> {
         let n = self.games.len();
+        // rust-numpy's own refusal names its types ("type mismatch: from=int32, to=int64").
+        let actions: PyReadonlyArray1<'py, i64> = actions.extract().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "actions: give a 1-D NumPy array of {n} card ids of dtype int64 (np.asarray(a, dtype=np.int64); briscola.VectorEnv.step converts any integer array)"
+            ))
+        })?;
         if actions.len() != n {
             return Err(bad(format!(
                 "actions: give one card id per game ({n}); got {}",
@@ -1150,11 +1214,12 @@ impl PyVecEnv {
 #[pyo3(signature = (seed, names, game=Whole::ZERO, *, paired=false, deal_source="chacha"))]
 fn deal(
     seed: Whole,
-    names: Vec<String>,
+    names: StrList,
     game: Whole,
     paired: bool,
     deal_source: &str,
 ) -> PyResult<Vec<u32>> {
+    let names = names.0;
     let (seed, game) = (seed_arg(seed)?, game_arg(game)?);
     if names.is_empty() {
         return Err(bad("names: give the seating's policy names, one per seat"));
@@ -1169,14 +1234,19 @@ fn card_name(card: Whole) -> PyResult<String> {
     Ok(card_text::text(card_of(&card)?))
 }
 
-/// The card id of a name as `briscola play` reads it (e.g. "1 Oro" for the Ace of Oro, "10 Coppe").
+/// The card id of a name as `briscola play` reads it (e.g. "1 Oro" for the Ace of Oro, "10 Coppe"),
+/// or as the messages and `explain` write it ("Asso di Oro", "4 di Oro").
 #[pyfunction]
 fn card_id(name: &str) -> PyResult<u8> {
-    card_text::parse(name).map(|c| c.id()).ok_or_else(|| {
-        bad(format!(
-            "{name:?} is not a card: write a rank 1 to 10 and a suit (Oro, Spade, Bastoni, Coppe), e.g. \"1 Oro\" or \"10 Coppe\""
-        ))
-    })
+    card_text::parse(name)
+        .or_else(|| Card::all().find(|c| c.to_string() == name.trim()))
+        .map(|c| c.id())
+        .ok_or_else(|| {
+            bad(format!(
+                "\"{}\" is not a card: write a rank 1 to 10 and a suit (Oro, Spade, Bastoni, Coppe), e.g. \"1 Oro\" or \"10 Coppe\" (or \"Asso di Oro\", as messages write it)",
+                briscola_core::policy::shown_text(name)
+            ))
+        })
 }
 
 /// `briscola-v1` for a seat view is also the `onnx` kind's input: the encoding's name.

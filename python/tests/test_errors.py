@@ -178,3 +178,82 @@ def test_results_load_reads_a_run_and_refuses_other_json(tmp_path):
     f.write_text("{")
     raises(lambda: results.load(f), "is not JSON")
     raises(lambda: results.load(tmp_path / "missing.json"), "cannot read the results file")
+
+
+def test_a_refused_seed_leaves_the_envs_usable():
+    # The seed was stored before the deal refused it: every later reset() failed the same way.
+    from briscola import pettingzoo_env
+    from briscola.gym_env import BriscolaEnv
+
+    e = BriscolaEnv()
+    raises(lambda: e.reset(seed=2**70), "seed")
+    e.reset()
+    p = pettingzoo_env.env()
+    raises(lambda: p.reset(seed=-1), "seed -1")
+    p.reset()
+    with pytest.raises(TypeError, match="seed"):
+        e.reset(seed=1.7)
+
+
+def test_envs_refuse_at_construction_what_cannot_play():
+    from briscola.gym_env import BriscolaEnv
+
+    # It failed at the first step, after the agent's card was played.
+    raises(lambda: BriscolaEnv(opponents="search", players=4), "search", "two-player")
+    raises(lambda: BriscolaEnv(opponents="greedy", rules={"trump": "none"}), "without a trump")
+    raises(lambda: BriscolaEnv(illegal_penalty=float("nan")), "illegal_penalty", "finite")
+    raises(lambda: BriscolaEnv(illegal_penalty="-1"), "illegal_penalty")
+    raises(lambda: BriscolaEnv(render_mode="bogus"), "render_mode")
+    raises(lambda: BriscolaEnv(rules={"players": 4}, players=2), "players = 2", "rules['players'] = 4")
+    with pytest.raises(TypeError, match="seat"):
+        BriscolaEnv(seat="0")
+    with pytest.raises(TypeError, match="opponents"):
+        BriscolaEnv(opponents=None)
+
+
+def test_vector_actions_are_whole_card_ids():
+    from briscola.vector import VectorEnv
+
+    v = VectorEnv(3, "greedy", seat=0)
+    _, m = v.reset()
+    # 3.7 was played as card 3, True as card 1.
+    raises(lambda: v.step(m.argmax(1) + 0.7), "actions", "float64")
+    raises(lambda: v.step(np.array([True] * 3)), "actions", "bool")
+    v.step(m.argmax(1).astype(np.int32))
+    env = VecEnv(3, ["greedy"])
+    _, m = env.reset()
+    for bad in (m.argmax(1).astype(np.int32), m.argmax(1).reshape(3, 1)):
+        with pytest.raises(TypeError) as e:
+            env.step(bad)
+        assert "int64" in str(e.value) and "mismatch" not in str(e.value), str(e.value)
+
+
+def test_lists_of_names_and_ids_say_so():
+    for fn in (lambda: VecEnv(4, "greedy"), lambda: Game(names="ab"), lambda: Game(deck="0123")):
+        with pytest.raises(TypeError) as e:
+            fn()
+        assert "give a list" in str(e.value) and "Vec" not in str(e.value), str(e.value)
+
+
+def test_pettingzoo_out_of_order_calls_say_what_to_do():
+    from briscola import pettingzoo_env
+
+    p = pettingzoo_env.env()
+    raises(lambda: p.observe("player_0"), "call reset()")
+    raises(lambda: p.step(0), "call reset()")
+    p.reset(seed=1)
+    for agent in p.agent_iter():
+        obs, _, term, trunc, _ = p.last()
+        p.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    raises(lambda: p.step(0), "game is over", "call reset()")
+
+
+def test_unknown_policy_and_card_names():
+    msg = raises(lambda: Policy("epsilon"), "unknown policy `epsilon`", "search")
+    assert "()" not in msg and not msg.startswith("policies:"), msg
+    # The messages' own card names read back.
+    assert briscola.card_id("4 di Oro") == briscola.card_id("4 Oro") == 3
+    assert briscola.card_id("Asso di Oro") == 0
+    msg = raises(lambda: briscola.card_id("a" * 10**6), "is not a card")
+    assert len(msg) < 400
+    raises(lambda: Game({"first_leader": 5}), "seats are 0 to 1")

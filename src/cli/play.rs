@@ -57,7 +57,7 @@ pub struct PlayArgs {
     /// only the built-in policies); a named file that is not there is an error.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Deal this game (0..=9223372036854775807); default: from the clock, printed.
+    /// Deal this game (0 to 9223372036854775807); default: from the clock, printed.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Players at the table: 2, 3 (each for themselves, 39 cards), 4 (you and a partner in
@@ -360,7 +360,7 @@ pub(super) fn play_seed(given: Option<u64>) -> Result<u64, Exit> {
     });
     if seed > i64::MAX as u64 {
         return Err(bad(format!(
-            "--seed {seed} is too large; seeds lie in 0..=9223372036854775807"
+            "--seed {seed} is too large; seeds lie in 0 to 9223372036854775807"
         )));
     }
     Ok(seed)

@@ -68,7 +68,7 @@ pub struct SimulateArgs {
     /// config's, else 1000000.
     #[arg(long, allow_negative_numbers = true)]
     pub games: Option<u64>,
-    /// Seed (dotnet-replay: -2147483648..=2147483647; chacha: 0..=2^63-1). Default: the
+    /// Seed (dotnet-replay: -2147483648 to 2147483647; chacha: 0 to 2^63-1). Default: the
     /// config's, else 42.
     #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<i64>,

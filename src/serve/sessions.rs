@@ -174,7 +174,7 @@ impl Sessions {
             )));
         }
         if ask.seed.is_some_and(|s| s > i64::MAX as u64) {
-            return Err(bad("seed: seeds lie in 0..=9223372036854775807"));
+            return Err(bad("seed: seeds lie in 0 to 9223372036854775807"));
         }
         let resolve = |what: &str, name: &str| {
             (self.policies.resolve)(name).map_err(|e| bad(format!("{what} {name}: {e}")))

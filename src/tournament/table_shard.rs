@@ -127,7 +127,7 @@ impl TableShardSpec {
         let seed = i64::try_from(self.seed).map_err(|_| ShardError::Seed {
             seed: i64::MAX,
             source_kind: "chacha",
-            valid: "0..=9223372036854775807".into(),
+            valid: "0 to 9223372036854775807".into(),
         })?;
         let keys: Vec<[u8; 32]> = names
             .iter()

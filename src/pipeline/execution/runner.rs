@@ -883,6 +883,7 @@ mod tests {
     use super::super::job::JobInputs;
     use super::*;
     use serde_json::{Value, json};
+    use std::path::Path;
     use std::sync::{Arc, Mutex};
 
     type Content = dyn Fn(&JobInputs) -> Result<String, String> + Send + Sync;

@@ -24,7 +24,7 @@ pub enum GeneratorSeed {
 }
 
 /// A seed its deal source cannot take: says which, why and the valid range
-/// (`2147483648 is not a .NET int; dotnet-replay seeds lie in -2147483648..=2147483647`).
+/// (`2147483648 is not a .NET int; dotnet-replay seeds lie in -2147483648 to 2147483647`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{value} {}; {} seeds lie in {}", self.problem(), deal_source.as_str(), deal_source.seed_range_text())]
 pub struct SeedError {
@@ -52,7 +52,7 @@ impl DealSeed {
     /// let s = DealSeed::new(DealSourceKind::DotnetReplay, -7).unwrap();
     /// assert_eq!(s.generator(), GeneratorSeed::Dotnet(-7));
     /// let e = DealSeed::new(DealSourceKind::Chacha, -1).unwrap_err();
-    /// assert_eq!(e.to_string(), "-1 is negative; chacha seeds lie in 0..=9223372036854775807");
+    /// assert_eq!(e.to_string(), "-1 is negative; chacha seeds lie in 0 to 9223372036854775807");
     /// ```
     pub fn new(source: DealSourceKind, value: i64) -> Result<DealSeed, SeedError> {
         let generator = match source {

@@ -54,10 +54,10 @@ impl DealSourceKind {
         }
     }
 
-    /// The valid seeds as text, e.g. `-2147483648..=2147483647`.
+    /// The valid seeds as text, e.g. `-2147483648 to 2147483647`.
     pub fn seed_range_text(self) -> String {
         let (lo, hi) = self.seed_range();
-        format!("{lo}..={hi}")
+        format!("{lo} to {hi}")
     }
 
     /// The 0-based index, in the whole tournament, of the first game of the matchup at position

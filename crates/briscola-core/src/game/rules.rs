@@ -138,7 +138,7 @@ pub enum RulesError {
     #[error("target = {0}: a target must be between 1 and 120 points")]
     Target(u8),
     /// No such seat.
-    #[error("first_leader = {leader} with players = {players}: seats are 0..{players}")]
+    #[error("first_leader = {leader} with players = {players}: seats are 0 to {}", .players.saturating_sub(1))]
     FirstLeader {
         /// The seat asked for.
         leader: u8,

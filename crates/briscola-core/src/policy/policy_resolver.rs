@@ -71,13 +71,15 @@ impl<'a> PolicyResolver<'a> {
                 return Ok(PolicySpec::search_default());
             }
             let defined: Vec<&str> = self.sections.keys().map(String::as_str).collect();
+            let builtins = format!("a built-in ({}, search)", PolicyKind::builtin_names());
+            let choices = if defined.is_empty() {
+                builtins
+            } else {
+                format!("a defined policy ({}) or {builtins}", defined.join(", "))
+            };
             return Err(err(
                 from_field.unwrap_or("policies").to_string(),
-                format!(
-                    "unknown policy `{name}`; use a defined policy ({}) or a built-in ({})",
-                    defined.join(", "),
-                    PolicyKind::builtin_names()
-                ),
+                format!("unknown policy `{name}`; use {choices}"),
             ));
         };
         if let Some(pos) = stack.iter().position(|s| s == name) {
