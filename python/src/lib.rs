@@ -16,8 +16,8 @@ use briscola_core::game::{
 };
 use briscola_core::policy::onnx::{Encoding, V1_OBS, encode_v1};
 use briscola_core::policy::{
-    FollowReading, Policy, PolicyResolver, PolicySection, PolicySpec, TablePolicy, TieBreak,
-    plain_message,
+    FollowReading, Policy, PolicyKind, PolicyResolver, PolicySection, PolicySpec, TablePolicy,
+    TieBreak, plain_message,
 };
 use briscola_core::table::card_text;
 use numpy::ndarray::Array2;
@@ -723,13 +723,29 @@ fn study_policies(path: &Path) -> PyResult<(BTreeMap<String, PolicySection>, Pat
         .map_err(|e: toml::de::Error| bad(format!("{}: {}", path.display(), e.message().trim())))?;
     let sections = match doc.get("policies") {
         None => BTreeMap::new(),
-        Some(v) => v.clone().try_into().map_err(|e: toml::de::Error| {
-            bad(format!(
-                "{}: [policies]: {}",
-                path.display(),
-                e.message().trim()
-            ))
-        })?,
+        Some(toml::Value::Table(t)) => {
+            // Section by section, so that an error names its `policies.NAME`, in the words
+            // the study file's other errors use (not serde's "unit variant" or "map").
+            let mut out = BTreeMap::new();
+            for (name, v) in t {
+                let section: PolicySection = v.clone().try_into().map_err(|e: toml::de::Error| {
+                    let what = plain_message(e.message().trim());
+                    bad(format!(
+                        "{}: policies.{name}: {what} (a section gives kind = {} and that kind's fields)",
+                        path.display(),
+                        PolicyKind::names()
+                    ))
+                })?;
+                out.insert(name.clone(), section);
+            }
+            out
+        }
+        Some(_) => {
+            return Err(bad(format!(
+                "{}: `policies` is not a table; define each policy as a [policies.NAME] section",
+                path.display()
+            )));
+        }
     };
     let base = path
         .parent()

@@ -257,3 +257,15 @@ def test_unknown_policy_and_card_names():
     msg = raises(lambda: briscola.card_id("a" * 10**6), "is not a card")
     assert len(msg) < 400
     raises(lambda: Game({"first_leader": 5}), "seats are 0 to 1")
+
+
+def test_a_bad_policy_section_is_named(tmp_path):
+    # It said "[policies]: missing field `kind`", naming no policy.
+    for text, words in [
+        ("[policies.x]\nthreshold = 3\n", ("policies.x", "missing field `kind`", '"greedy"')),
+        ("[policies.x]\nkind = 'wizard'\n", ("policies.x", "wizard")),
+        ("policies = 5\n", ("`policies` is not a table",)),
+    ]:
+        p = tmp_path / "study.toml"
+        p.write_text(text)
+        raises(lambda: Policy("x", str(p)), *words)
