@@ -244,7 +244,7 @@ fn a_file_in_place_of_a_published_directory_is_named() {
     let r = run(p);
     assert_exit(&r, 1);
     assert!(
-        stderr(&r).contains("is a file where its directory belongs"),
+        stderr(&r).contains("is a regular file where its directory belongs"),
         "{}",
         stderr(&r)
     );

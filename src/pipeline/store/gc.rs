@@ -41,13 +41,14 @@ impl GcReport {
     }
 }
 
-/// Remove unreferenced run records and objects. `_held` proves the caller holds the run mutex.
+/// Remove unreferenced run records and objects, then what killed runs left ([`remove_leftovers`]).
+/// `held` proves the caller holds the run mutex.
 /// With `plan_ids`, job records of jobs no longer in the plan are removed first, with any files
 /// they still publish (so they stop keeping their outputs alive).
 pub fn collect_garbage(
     layout: &Layout,
     plan_ids: Option<&BTreeSet<String>>,
-    _held: &RunMutex,
+    held: &RunMutex,
 ) -> Result<GcReport, RunError> {
     let store = ContentStore::new(layout.objects());
     let runs = RunCache::new(layout);
@@ -99,7 +100,7 @@ pub fn collect_garbage(
             report.objects_removed.push((hash, size));
         }
     }
-    remove_leftovers(layout, _held)?;
+    remove_leftovers(layout, held)?;
     Ok(report)
 }
 

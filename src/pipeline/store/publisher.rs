@@ -146,17 +146,19 @@ impl<'a> Publisher<'a> {
             if let Some(parent) = dest.parent() {
                 // A file where the output's directory belongs (or above it) is refused as a
                 // directory in the file's place is: named, not "File exists (os error 17)".
-                if let Some(blocker) = parent
+                // (`metadata` follows links, so this refuses only what `create_dir_all` would.)
+                if let Some((blocker, m)) = parent
                     .ancestors()
                     .take_while(|a| *a != self.layout.root())
-                    .find(|a| fs::symlink_metadata(a).is_ok_and(|m| !m.is_dir()))
+                    .find_map(|a| fs::metadata(a).ok().filter(|m| !m.is_dir()).map(|m| (a, m)))
                 {
                     return Err(PublishError::Unsafe {
                         job: job.to_string(),
                         rel,
                         message: format!(
-                            "{} is a file where its directory belongs; move it away",
-                            blocker.display()
+                            "{} is a {} where its directory belongs; move it away",
+                            blocker.display(),
+                            crate::files::file_kind(&m.file_type())
                         ),
                     });
                 }
