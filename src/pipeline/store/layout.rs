@@ -57,11 +57,10 @@ impl Layout {
             if let Ok(m) = std::fs::metadata(d)
                 && !m.is_dir()
             {
+                let kind = crate::files::file_kind(&m.file_type());
                 return Some(format!(
-                    "{} is a {}, not a directory: briscola keeps the study's outputs and its cache in it; move the {} away (a run makes the directory again)",
-                    d.display(),
-                    crate::files::file_kind(&m.file_type()),
-                    crate::files::file_kind(&m.file_type())
+                    "{} is a {kind}, not a directory: briscola keeps the study's outputs and its cache in it; move the {kind} away (a run makes the directory again)",
+                    d.display()
                 ));
             }
         }

@@ -143,26 +143,29 @@ impl<'a> Publisher<'a> {
                     rel: rel.clone(),
                     hash: hash.clone(),
                 })?;
-            if let Some(parent) = dest.parent() {
+            if let Some(parent) = dest.parent()
+                && let Err(e) = fs::create_dir_all(parent)
+            {
                 // A file where the output's directory belongs (or above it) is refused as a
                 // directory in the file's place is: named, not "File exists (os error 17)".
-                // (`metadata` follows links, so this refuses only what `create_dir_all` would.)
-                if let Some((blocker, m)) = parent
+                // Looked for only when the directory could not be made (`metadata` follows
+                // links, as `create_dir_all` does).
+                let Some((blocker, m)) = parent
                     .ancestors()
                     .take_while(|a| *a != self.layout.root())
                     .find_map(|a| fs::metadata(a).ok().filter(|m| !m.is_dir()).map(|m| (a, m)))
-                {
-                    return Err(PublishError::Unsafe {
-                        job: job.to_string(),
-                        rel,
-                        message: format!(
-                            "{} is a {} where its directory belongs; move it away",
-                            blocker.display(),
-                            crate::files::file_kind(&m.file_type())
-                        ),
-                    });
-                }
-                fs::create_dir_all(parent).map_err(io("create directory", parent))?;
+                else {
+                    return Err(io("create directory", parent)(e));
+                };
+                return Err(PublishError::Unsafe {
+                    job: job.to_string(),
+                    rel,
+                    message: format!(
+                        "{} is a {} where its directory belongs; move it away",
+                        blocker.display(),
+                        crate::files::file_kind(&m.file_type())
+                    ),
+                });
             }
             let temp = temp_path_beside(&dest);
             if fs::hard_link(&obj, &temp).is_err() {
